@@ -1,0 +1,5 @@
+import sys
+
+from sobedesce.cli.main import main
+
+sys.exit(main())

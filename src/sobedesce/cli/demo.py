@@ -1,0 +1,54 @@
+"""``sobedesce demo``: a complete match between built-in bots, printed round by round."""
+
+from __future__ import annotations
+
+import argparse
+import random
+from typing import Any
+
+from sobedesce.core import PRESETS, Match, RulesError, dumps_record, find_rules
+
+from .show import describe_round, seat_name
+
+
+def register(subparsers: Any) -> None:
+    parser = subparsers.add_parser("demo", help="watch a whole match between random players")
+    parser.add_argument("--rules", default="classic", choices=sorted(PRESETS), help="rule set (default: classic)")
+    parser.add_argument("--seed", type=int, default=None, help="random seed, for a reproducible match")
+    parser.add_argument("--save", metavar="FILE", help="write the match record to FILE")
+    parser.set_defaults(run=run)
+
+
+def play_random_match(rules: str, rng: random.Random) -> Match:
+    match = Match(find_rules(rules), players=["Ana", "Bruno", "Carla", "Duarte"])
+    while not match.is_over:
+        if match.current_seat is None:
+            match.deal(rng=rng)
+        else:
+            match.apply(rng.choice(match.legal_actions()))
+    return match
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        find_rules(args.rules)
+    except RulesError as error:
+        raise SystemExit(f"sobedesce demo: {error}") from None
+    seed = args.seed if args.seed is not None else random.randrange(1 << 31)
+    match = play_random_match(args.rules, random.Random(seed))
+    print(f"A {match.rules.name} match between four random players (seed {seed})")
+    print("Scores start at 20; a trick won takes a point off, no trick adds 5; first to 0 wins.\n")
+    for number, current in enumerate(match.rounds, start=1):
+        print("\n".join(describe_round(match, number, current)))
+    riscos = match.riscos() or []
+    winners = ", ".join(seat_name(match, s) for s in match.winners)
+    print(
+        f"\nThe match is over after {len(match.rounds)} rounds. Winner{'s' if len(match.winners) > 1 else ''}: {winners}"
+    )
+    print("Final scores: " + ", ".join(f"{seat_name(match, s)} {match.scores[s]}" for s in range(4)))
+    print("Riscos: " + ", ".join(f"{seat_name(match, s)} {riscos[s]:+g}" for s in range(4)))
+    if args.save:
+        with open(args.save, "w", encoding="utf-8") as stream:
+            stream.write(dumps_record(match) + "\n")
+        print(f"Record saved to {args.save}")
+    return 0

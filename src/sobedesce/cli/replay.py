@@ -1,0 +1,58 @@
+"""``sobedesce replay FILE``: check a match record against the rules and summarise it."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+from sobedesce.core import Match, RecordFormatError, RecordRuleError, read_record, summary
+
+from .show import describe_summary
+
+
+def register(subparsers: Any) -> None:
+    parser = subparsers.add_parser(
+        "replay",
+        help="check a match record and summarise it",
+        description="Replay a match record, checking every decision against the rules. "
+        "Exit status: 0 legal, 1 a rule is broken, 2 the file is malformed.",
+    )
+    parser.add_argument("file", help="the record (JSON); - reads standard input")
+    parser.add_argument("--json", action="store_true", help="print the summary as one JSON object")
+    parser.set_defaults(run=run)
+
+
+def load(path: str) -> Match:
+    """Read and replay the record at ``path``; errors are the record module's."""
+    if path == "-":
+        return read_record(sys.stdin.read())
+    try:
+        with open(path, encoding="utf-8") as stream:
+            return read_record(stream.read())
+    except FileNotFoundError:
+        raise RecordFormatError(f"no such file: {path}") from None
+    except IsADirectoryError:
+        raise RecordFormatError(f"{path} is a directory, not a record") from None
+    except UnicodeDecodeError:
+        raise RecordFormatError(f"{path} is not UTF-8 text") from None
+    except OSError as error:
+        raise RecordFormatError(f"cannot read {path}: {error.strerror}") from None
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        match = load(args.file)
+    except RecordFormatError as error:
+        print(f"sobedesce replay: malformed record: {error}", file=sys.stderr)
+        return 2
+    except RecordRuleError as error:
+        print(str(error), file=sys.stderr)
+        return 1
+    result = summary(match)
+    if args.json:
+        print(json.dumps(result, indent=1))
+        return 0
+    print(describe_summary(match, result))
+    return 0

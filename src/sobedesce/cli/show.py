@@ -1,0 +1,84 @@
+"""Plain-text descriptions of matches and rounds, shared by ``demo`` and ``replay``."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from sobedesce.core import Match, Round, SitOut, Suit, format_cards, winning_seat
+from sobedesce.core.game import Phase
+
+
+def seat_name(match: Match, seat: int) -> str:
+    if match.players is not None:
+        return f"{match.players[seat]} (seat {seat})"
+    return f"seat {seat}"
+
+
+def describe_round(match: Match, number: int, current: Round) -> list[str]:
+    """The story of one round: trump, who plays, exchanges, tricks, score changes."""
+    lines = [f"Round {number}: dealer {seat_name(match, current.dealer)}, chooser {seat_name(match, current.chooser)}"]
+    if current.trump < 0:
+        lines.append("  waiting for the chooser to choose trump")
+        return lines
+    how = f"turned up {current.turned_card}" if current.turned else "named"
+    trump = Suit(current.trump)
+    lines.append(f"  trump {trump.symbol} {trump.title} ({how})")
+    for index, action in enumerate(current.exchanges):
+        seat = current.exchange_seat(index)
+        if isinstance(action, SitOut):
+            lines.append(f"  {seat_name(match, seat)} sits out")
+        else:
+            count = current.discards[seat]
+            detail = f"exchanges {count}: {format_cards(action.discard)}" if count else "keeps all five cards"  # type: ignore[attr-defined]
+            lines.append(f"  {seat_name(match, seat)} plays, {detail}")
+    if current.phase == Phase.EXCHANGE:
+        lines.append(f"  waiting for {seat_name(match, current.to_act)} to play or sit out")
+        return lines
+    if current.n_active == 0:
+        lines.append("  nobody plays: the round is void")
+    elif current.n_active == 1:
+        lone = current.active.index(1)
+        lines.append(f"  {seat_name(match, lone)} plays alone and takes all 5 tricks")
+    for index, trick in enumerate(current.tricks):
+        if not trick:
+            continue
+        leader = current.leaders[index]
+        complete = len(trick) == current.n_active
+        tail = ""
+        if complete:
+            tail = f" -> {seat_name(match, winning_seat(trick, leader, current.trump, current.active))}"
+        lines.append(f"  trick {index + 1}: {format_cards(trick)} (led by seat {leader}){tail}")
+    if current.deltas is not None:
+        changes = ", ".join(
+            f"{seat_name(match, s)} {'sat out' if current.active[s] != 1 else f'{current.tricks_won[s]} tricks {current.deltas[s]:+d}'}"
+            for s in range(4)
+        )
+        lines.append(f"  result: {changes}")
+        after = [current.scores[s] + current.deltas[s] for s in range(4)]
+        lines.append(f"  scores: {' '.join(f'{v:>3}' for v in after)}")
+    return lines
+
+
+def describe_summary(match: Match, result: Mapping[str, object]) -> str:
+    lines = [f"Rules: {match.rules.name}"]
+    for number, current in enumerate(match.rounds, start=1):
+        lines.extend(describe_round(match, number, current))
+    lines.append(f"Scores: {' '.join(str(s) for s in match.scores)}")
+    if match.is_over:
+        riscos = match.riscos() or []
+        lines.append(
+            "Winner"
+            + ("s" if len(match.winners) > 1 else "")
+            + ": "
+            + ", ".join(seat_name(match, s) for s in match.winners)
+        )
+        lines.append("Riscos: " + " ".join(f"{r:+g}" for r in riscos))
+    else:
+        step = result.get("next")
+        if isinstance(step, Mapping):
+            if step["phase"] == "deal":
+                who = "drawn at random" if step["seat"] is None else f"seat {step['seat']}"
+                lines.append(f"Next: a new round is due, dealer {who}")
+            else:
+                lines.append(f"Next: seat {step['seat']} to {step['phase']}; legal: {step['legal']}")
+    return "\n".join(lines)

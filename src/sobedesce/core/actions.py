@@ -1,0 +1,143 @@
+"""One action type per kind of decision, and the error raised for an illegal one.
+
+>>> Play.of("7h")
+Play(card=Card('7H'))
+>>> Exchange.of("2c 3c") == Exchange.of("3C 2C")
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import ClassVar
+
+from .cards import CARDS, Card, Suit, format_cards, mask_of, parse_cards
+
+__all__ = [
+    "Action",
+    "Exchange",
+    "IllegalActionError",
+    "NameTrump",
+    "Play",
+    "SitOut",
+    "TurnUp",
+    "describe",
+]
+
+KIND_TRUMP = 1
+KIND_TURN = 2
+KIND_SIT_OUT = 3
+KIND_EXCHANGE = 4
+KIND_PLAY = 5
+
+
+class IllegalActionError(ValueError):
+    """An action the rules do not allow now; ``reason`` is what a player would read."""
+
+    def __init__(self, reason: str, *, seat: int | None = None, action: Action | None = None) -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.seat = seat
+        self.action = action
+
+
+class Action:
+    """Base of the decision types; ``kind`` lets hot paths dispatch without ``isinstance``."""
+
+    __slots__ = ()
+    kind: ClassVar[int] = 0
+
+
+@dataclass(frozen=True, slots=True)
+class NameTrump(Action):
+    """The chooser names a suit as trump."""
+
+    suit: Suit
+    kind: ClassVar[int] = KIND_TRUMP
+
+    def __str__(self) -> str:
+        return self.suit.letter
+
+
+@dataclass(frozen=True, slots=True)
+class TurnUp(Action):
+    """The chooser turns up the 13th card; its suit is trump (``classic`` only)."""
+
+    kind: ClassVar[int] = KIND_TURN
+
+    def __str__(self) -> str:
+        return "turn"
+
+
+@dataclass(frozen=True, slots=True)
+class SitOut(Action):
+    """Sit out this round: the hand is put aside and the score does not change."""
+
+    kind: ClassVar[int] = KIND_SIT_OUT
+
+    def __str__(self) -> str:
+        return "sit out"
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Exchange(Action):
+    """Play the round, discarding these cards (possibly none) and drawing as many."""
+
+    discard: tuple[Card, ...]
+    mask: int = field(init=False, repr=False)
+    kind: ClassVar[int] = KIND_EXCHANGE
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "mask", mask_of(self.discard))
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Exchange) and other.mask == self.mask and len(other.discard) == len(self.discard)
+
+    def __hash__(self) -> int:
+        return hash(("exchange", self.mask))
+
+    def __str__(self) -> str:
+        return "discard " + (format_cards(self.discard) if self.discard else "nothing")
+
+    @classmethod
+    def of(cls, cards: str | Iterable[str | int]) -> Exchange:
+        if isinstance(cards, str):
+            return cls(tuple(parse_cards(cards)))
+        return cls(tuple(CARDS[c] if isinstance(c, int) else Card.parse(c) for c in cards))
+
+
+@dataclass(frozen=True, slots=True)
+class Play(Action):
+    """Play a card to the trick."""
+
+    card: Card
+    kind: ClassVar[int] = KIND_PLAY
+
+    def __str__(self) -> str:
+        return str(self.card)
+
+    @classmethod
+    def of(cls, card: str | int) -> Play:
+        return PLAYS[card if isinstance(card, int) else Card.parse(card)]
+
+
+TRUMP_ACTIONS: tuple[NameTrump, ...] = tuple(NameTrump(suit) for suit in Suit)
+TURN_UP = TurnUp()
+SIT_OUT = SitOut()
+PLAYS: tuple[Play, ...] = tuple(Play(card) for card in CARDS)
+
+
+def describe(action: Action) -> str:
+    """The action as a verb phrase: ``plays KH``, ``names H``, ``discards 2C 3C``…"""
+    if isinstance(action, Play):
+        return f"plays {action.card}"
+    if isinstance(action, NameTrump):
+        return f"names {action.suit.letter}"
+    if isinstance(action, TurnUp):
+        return "turns up"
+    if isinstance(action, SitOut):
+        return "sits out"
+    if isinstance(action, Exchange):
+        return f"discards {format_cards(action.discard)}" if action.discard else "discards nothing"
+    return repr(action)

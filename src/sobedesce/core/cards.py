@@ -1,0 +1,197 @@
+"""Cards, suits and ranks of the 40-card Portuguese pack, and bit-mask card sets.
+
+A :class:`Card` is an ``int`` from 0 to 39 (``suit * 10 + strength``), so hot paths can use
+it in bit masks directly while users still get ``str(card) == "AS"``.  Strength 9 is the
+Ace and 0 the Two, so within a suit a higher index is a stronger card.
+
+>>> Card.parse("7h")
+Card('7H')
+>>> Card.parse("AS") > Card.parse("7S")
+True
+>>> [str(c) for c in sorted_cards(parse_cards("2c ah 7h ks"))]
+['KS', 'AH', '7H', '2C']
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from enum import IntEnum
+
+__all__ = [
+    "ALL_CARDS_MASK",
+    "CARDS",
+    "Card",
+    "CardParseError",
+    "Rank",
+    "SUIT_MASKS",
+    "Suit",
+    "cards_of",
+    "format_cards",
+    "mask_of",
+    "parse_cards",
+    "sorted_cards",
+]
+
+
+class CardParseError(ValueError):
+    """Text that does not name a card or a suit."""
+
+
+class Suit(IntEnum):
+    """The four suits, in the order used to sort hands: Spades, Hearts, Diamonds, Clubs."""
+
+    SPADES = 0
+    HEARTS = 1
+    DIAMONDS = 2
+    CLUBS = 3
+
+    @property
+    def letter(self) -> str:
+        return "SHDC"[self]
+
+    @property
+    def symbol(self) -> str:
+        return "♠♥♦♣"[self]
+
+    @property
+    def title(self) -> str:
+        return ("Spades", "Hearts", "Diamonds", "Clubs")[self]
+
+    def __str__(self) -> str:
+        return self.letter
+
+    @classmethod
+    def parse(cls, text: str) -> Suit:
+        """Read a suit from its letter (``S H D C``, any case) or its English name."""
+        key = text.strip().upper()
+        for suit in cls:
+            if key in (suit.letter, suit.title.upper(), suit.symbol):
+                return suit
+        raise CardParseError(f"not a suit: {text!r} (expected one of S, H, D, C)")
+
+
+class Rank(IntEnum):
+    """Ranks by strength within a suit: ``A 7 K J Q 6 5 4 3 2`` from high to low."""
+
+    TWO = 0
+    THREE = 1
+    FOUR = 2
+    FIVE = 3
+    SIX = 4
+    QUEEN = 5
+    JACK = 6
+    KING = 7
+    SEVEN = 8
+    ACE = 9
+
+    @property
+    def letter(self) -> str:
+        return _RANK_LETTERS[self]
+
+    def __str__(self) -> str:
+        return self.letter
+
+
+_RANK_LETTERS = "23456QJK7A"
+_RANK_BY_LETTER = {letter: strength for strength, letter in enumerate(_RANK_LETTERS)}
+_SUIT_BY_LETTER = {"S": 0, "H": 1, "D": 2, "C": 3}
+
+
+class Card(int):
+    """One of the 40 cards; ``Card(i)`` returns the shared instance for index ``i``."""
+
+    __slots__ = ()
+
+    def __new__(cls, index: int) -> Card:
+        try:
+            return CARDS[index]
+        except (IndexError, TypeError):
+            raise CardParseError(f"not a card index: {index!r}") from None
+
+    @property
+    def suit(self) -> Suit:
+        return Suit(self // 10)
+
+    @property
+    def rank(self) -> Rank:
+        return Rank(self % 10)
+
+    @property
+    def bit(self) -> int:
+        return 1 << self
+
+    def __str__(self) -> str:
+        return _NAMES[self]
+
+    def __repr__(self) -> str:
+        return f"Card('{_NAMES[self]}')"
+
+    def __format__(self, spec: str) -> str:
+        return format(_NAMES[self], spec)
+
+    @classmethod
+    def of(cls, rank: Rank, suit: Suit) -> Card:
+        return CARDS[suit * 10 + rank]
+
+    @classmethod
+    def parse(cls, text: str) -> Card:
+        """Read ``AS``, ``7h``, ``qd``…: rank letter then suit letter, any case."""
+        if not isinstance(text, str):
+            raise CardParseError(f"not a card: {text!r}")
+        card = _BY_NAME.get(text.strip().upper())
+        if card is None:
+            raise CardParseError(f"not a card: {text!r} (rank A 7 K J Q 6 5 4 3 2, then suit S H D C, e.g. 7H)")
+        return card
+
+
+def _make(index: int) -> Card:
+    return int.__new__(Card, index)
+
+
+CARDS: tuple[Card, ...] = tuple(_make(i) for i in range(40))
+_NAMES = tuple(_RANK_LETTERS[i % 10] + "SHDC"[i // 10] for i in range(40))
+_BY_NAME = {name: CARDS[i] for i, name in enumerate(_NAMES)}
+
+SUIT_MASKS: tuple[int, int, int, int] = tuple(0x3FF << (10 * s) for s in range(4))  # type: ignore[assignment]
+ALL_CARDS_MASK = (1 << 40) - 1
+
+
+def parse_cards(text: str | Iterable[str]) -> list[Card]:
+    """Read cards separated by spaces or commas, or from an iterable of names."""
+    words = text.replace(",", " ").split() if isinstance(text, str) else list(text)
+    return [Card.parse(word) for word in words]
+
+
+def mask_of(cards: Iterable[int]) -> int:
+    mask = 0
+    for card in cards:
+        mask |= 1 << card
+    return mask
+
+
+def cards_of(mask: int) -> list[Card]:
+    """The cards of a mask, strongest suit order first (S H D C, each high to low)."""
+    out: list[Card] = []
+    for suit_base in (0, 10, 20, 30):
+        bits = (mask >> suit_base) & 0x3FF
+        while bits:
+            top = bits.bit_length() - 1
+            out.append(CARDS[suit_base + top])
+            bits ^= 1 << top
+    return out
+
+
+def iter_mask(mask: int) -> Iterator[Card]:
+    while mask:
+        low = mask & -mask
+        yield CARDS[low.bit_length() - 1]
+        mask ^= low
+
+
+def sorted_cards(cards: Iterable[int]) -> list[Card]:
+    """Sort by suit ``S H D C`` then rank high to low, the order of hands and legal lists."""
+    return cards_of(mask_of(cards))
+
+
+def format_cards(cards: Iterable[int]) -> str:
+    return " ".join(_NAMES[c] for c in cards)

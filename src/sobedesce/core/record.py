@@ -1,0 +1,407 @@
+"""The match record (RECORD.md): read, validate, replay, write, and summarise.
+
+Readers take a string or a text stream; the caller owns files.
+
+>>> match = Match("table")
+>>> match.deal(dealer=0, deck=CARDS)
+>>> record = record_of(match)
+>>> read_record(dumps_record(match)).rounds[0].dealer
+0
+>>> summary(match)["next"]
+{'seat': 1, 'phase': 'trump', 'legal': ['S', 'H', 'D', 'C']}
+"""
+
+from __future__ import annotations
+
+import json
+from typing import IO, Any
+
+from .actions import (
+    SIT_OUT,
+    TRUMP_ACTIONS,
+    TURN_UP,
+    Action,
+    Exchange,
+    IllegalActionError,
+    NameTrump,
+    Play,
+    SitOut,
+    TurnUp,
+    describe,
+)
+from .cards import Card, CardParseError, Suit, cards_of
+from .game import Match, Phase, Round, check_deck
+from .rules import Rules, RulesError
+
+__all__ = [
+    "RECORD_FORMAT",
+    "RecordFormatError",
+    "RecordRuleError",
+    "dumps_record",
+    "read_record",
+    "record_of",
+    "summary",
+]
+
+RECORD_FORMAT = "sobedesce-record"
+RECORD_VERSION = 1
+
+
+class RecordFormatError(ValueError):
+    """A record that is not well formed: not JSON, wrong field types, unknown preset…"""
+
+
+class RecordRuleError(ValueError):
+    """A well-formed record with a decision the rules forbid.
+
+    ``round`` is 1-based; ``decision`` names it (``"trick 3"``, ``"exchange 2"``, ``"trump"``,
+    ``"deck"``…); ``seat`` is the seat that took it, when there is one.
+    """
+
+    def __init__(self, round_number: int, decision: str, seat: int | None, what: str | None, reason: str) -> None:
+        where = f"round {round_number}, {decision}" if decision else f"round {round_number}"
+        if seat is not None:
+            where += f", seat {seat}"
+            if what:
+                where += f" {what}"
+        super().__init__(f"{where}: {reason}")
+        self.round = round_number
+        self.decision = decision
+        self.seat = seat
+        self.reason = reason
+
+
+# -- reading -----------------------------------------------------------------------------
+
+
+def _fail(where: str, message: str) -> RecordFormatError:
+    return RecordFormatError(f"{where}: {message}" if where else message)
+
+
+def _int(value: object, where: str, low: int | None = None, high: int | None = None) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise _fail(where, f"must be a whole number, not {json.dumps(value)}")
+    if (low is not None and value < low) or (high is not None and value > high):
+        bounds = f"{low} to {high}" if high is not None else f"at least {low}"
+        raise _fail(where, f"must be {bounds}, not {value}")
+    return value
+
+
+def _list(value: object, where: str) -> list[Any]:
+    if not isinstance(value, list):
+        raise _fail(where, f"must be a list, not {type(value).__name__ if value is not None else 'null'}")
+    return value
+
+
+def _card(value: object, where: str) -> Card:
+    if not isinstance(value, str):
+        raise _fail(where, f'must be a card like "7H", not {json.dumps(value)}')
+    try:
+        return Card.parse(value)
+    except CardParseError as error:
+        raise _fail(where, str(error)) from None
+
+
+def _cards(value: object, where: str) -> list[Card]:
+    return [_card(item, f"{where}[{i}]") for i, item in enumerate(_list(value, where))]
+
+
+class _RoundData:
+    __slots__ = ("dealer", "deck", "exchanges", "tricks", "trump")
+
+    def __init__(
+        self,
+        dealer: int,
+        deck: list[Card],
+        trump: Action | None,
+        exchanges: list[tuple[int, Action]],
+        tricks: list[list[Card]],
+    ) -> None:
+        self.dealer = dealer
+        self.deck = deck
+        self.trump = trump
+        self.exchanges = exchanges
+        self.tricks = tricks
+
+
+def _parse_round(raw: object, number: int) -> _RoundData:
+    where = f"rounds[{number - 1}]"
+    if not isinstance(raw, dict):
+        raise _fail(where, "must be an object")
+    known = {"dealer", "deck", "trump", "exchanges", "tricks"}
+    unknown = sorted(set(raw) - known)
+    if unknown:
+        raise _fail(where, f"unknown field {unknown[0]!r}")
+    if "dealer" not in raw:
+        raise _fail(where, "has no dealer")
+    if "deck" not in raw:
+        raise _fail(where, "has no deck")
+    dealer = _int(raw["dealer"], f"{where}.dealer", 0, 3)
+    deck = _cards(raw["deck"], f"{where}.deck")
+    trump: Action | None = None
+    if raw.get("trump") is not None:
+        value = raw["trump"]
+        if not isinstance(value, str):
+            raise _fail(f"{where}.trump", f'must be "S", "H", "D", "C" or "turn", not {json.dumps(value)}')
+        key = value.strip().upper()
+        if key == "TURN":
+            trump = TURN_UP
+        elif key in ("S", "H", "D", "C"):
+            trump = TRUMP_ACTIONS[Suit.parse(key)]
+        else:
+            raise _fail(f"{where}.trump", f'must be "S", "H", "D", "C" or "turn", not {json.dumps(value)}')
+    exchanges: list[tuple[int, Action]] = []
+    for i, entry in enumerate(_list(raw.get("exchanges", []), f"{where}.exchanges")):
+        at = f"{where}.exchanges[{i}]"
+        if not isinstance(entry, dict):
+            raise _fail(at, 'must be {"seat": s, "sit_out": true} or {"seat": s, "discard": [cards]}')
+        unknown = sorted(set(entry) - {"seat", "sit_out", "discard"})
+        if unknown:
+            raise _fail(at, f"unknown field {unknown[0]!r}")
+        if "seat" not in entry:
+            raise _fail(at, "has no seat")
+        seat = _int(entry["seat"], f"{at}.seat", 0, 3)
+        sit_out = entry.get("sit_out", False)
+        if not isinstance(sit_out, bool):
+            raise _fail(f"{at}.sit_out", "must be true or false")
+        if sit_out:
+            if "discard" in entry:
+                raise _fail(at, "cannot both sit out and discard")
+            exchanges.append((seat, SIT_OUT))
+        else:
+            if "discard" not in entry:
+                raise _fail(at, 'needs "sit_out": true or a "discard" list')
+            exchanges.append((seat, Exchange(tuple(_cards(entry["discard"], f"{at}.discard")))))
+    tricks = [
+        _cards(trick, f"{where}.tricks[{i}]") for i, trick in enumerate(_list(raw.get("tricks", []), f"{where}.tricks"))
+    ]
+    return _RoundData(dealer, deck, trump, exchanges, tricks)
+
+
+def _parse(text: str | IO[str]) -> tuple[Match, list[_RoundData]]:
+    try:
+        data = json.loads(text) if isinstance(text, str | bytes) else json.load(text)
+    except json.JSONDecodeError as error:
+        raise RecordFormatError(f"not JSON: {error.msg} at line {error.lineno}, column {error.colno}") from None
+    except UnicodeDecodeError:
+        raise RecordFormatError("not UTF-8 text") from None
+    if not isinstance(data, dict):
+        raise RecordFormatError("a record must be a JSON object")
+    if data.get("format") != RECORD_FORMAT:
+        raise _fail("format", f"must be {json.dumps(RECORD_FORMAT)}, not {json.dumps(data.get('format'))}")
+    version = data.get("version")
+    if version != RECORD_VERSION or isinstance(version, bool):
+        raise _fail("version", f"must be {RECORD_VERSION}, not {json.dumps(version)}")
+    known = {"format", "version", "rules", "players", "scores", "sat_out_before", "rounds"}
+    unknown = sorted(set(data) - known)
+    if unknown:
+        raise _fail("", f"unknown field {unknown[0]!r}")
+    try:
+        rules = Rules.from_spec(data.get("rules"))
+    except RulesError as error:
+        raise _fail("rules", str(error)) from None
+    players = None
+    if data.get("players") is not None:
+        players = _list(data["players"], "players")
+        if len(players) != 4 or not all(isinstance(p, str) for p in players):
+            raise _fail("players", "must be four names")
+    scores = None
+    if data.get("scores") is not None:
+        raw_scores = _list(data["scores"], "scores")
+        if len(raw_scores) != 4:
+            raise _fail("scores", "must hold four scores")
+        scores = [_int(s, f"scores[{i}]") for i, s in enumerate(raw_scores)]
+    streaks = None
+    if data.get("sat_out_before") is not None:
+        raw_streaks = _list(data["sat_out_before"], "sat_out_before")
+        if len(raw_streaks) != 4:
+            raise _fail("sat_out_before", "must hold four counts")
+        streaks = [_int(s, f"sat_out_before[{i}]", 0) for i, s in enumerate(raw_streaks)]
+    rounds = [_parse_round(raw, i + 1) for i, raw in enumerate(_list(data.get("rounds", []), "rounds"))]
+    return Match(rules, scores=scores, sat_out_before=streaks, players=players), rounds
+
+
+def _replay_round(match: Match, data: _RoundData, number: int) -> None:
+    if match.is_over:
+        raise RecordRuleError(number, "", None, None, f"a round after the match ended (in round {number - 1})")
+    previous = match.round
+    if previous is not None and not previous.is_over:
+        raise RecordRuleError(number, "", None, None, f"round {number - 1} is not complete")
+    try:
+        check_deck(data.deck)
+    except ValueError as error:
+        raise RecordRuleError(number, "deck", None, None, str(error)) from None
+    try:
+        current = match.deal(data.deck, dealer=data.dealer)
+    except IllegalActionError as error:
+        raise RecordRuleError(number, "dealer", None, None, str(error)) from None
+
+    def act(decision: str, seat: int, action: Action) -> None:
+        try:
+            match.apply(action)
+        except IllegalActionError as error:
+            raise RecordRuleError(number, decision, seat, describe(action), error.reason) from None
+
+    if data.trump is None:
+        if data.exchanges or data.tricks:
+            raise RecordRuleError(number, "trump", current.chooser, None, "no trump chosen before the exchanges")
+        return
+    act("trump", current.chooser, data.trump)
+    for index, (seat, action) in enumerate(data.exchanges, start=1):
+        decision = f"exchange {index}"
+        if current.phase != Phase.EXCHANGE:
+            raise RecordRuleError(number, decision, seat, describe(action), "every seat has already decided")
+        if seat != current.to_act:
+            raise RecordRuleError(
+                number, decision, seat, describe(action), f"out of turn: seat {current.to_act} decides now"
+            )
+        act(decision, seat, action)
+    for index, trick in enumerate(data.tricks, start=1):
+        decision = f"trick {index}"
+        if current.phase != Phase.PLAY:
+            if current.phase == Phase.EXCHANGE:
+                reason = "the exchanges are not complete"
+            elif current.n_active < 2:
+                reason = "no tricks are played when fewer than two players play"
+            else:
+                reason = "a round has only 5 tricks"
+            raise RecordRuleError(number, decision, None, None, reason)
+        if len(current.tricks) != index or current.tricks[-1]:
+            raise RecordRuleError(
+                number, decision, None, None, f"trick {index - 1} is not complete ({current.n_active} cards a trick)"
+            )
+        if not trick and index < len(data.tricks):
+            raise RecordRuleError(number, decision, None, None, "an empty trick")
+        for card in trick:
+            if current.phase != Phase.PLAY or len(current.tricks) != index:
+                raise RecordRuleError(
+                    number, decision, None, None, f"too many cards: {current.n_active} players play, one card each"
+                )
+            act(decision, current.to_act, Play.of(card))
+
+
+def read_record(text: str | IO[str]) -> Match:
+    """Read and replay a record from a string or text stream.
+
+    Raises :class:`RecordFormatError` for a malformed record and :class:`RecordRuleError`
+    for one that breaks a rule.
+    """
+    match, rounds = _parse(text)
+    for number, data in enumerate(rounds, start=1):
+        _replay_round(match, data, number)
+    return match
+
+
+# -- writing -----------------------------------------------------------------------------
+
+
+def _round_record(current: Round) -> dict[str, object]:
+    assert current.deck is not None, "a resampled round has no record"
+    out: dict[str, object] = {"dealer": current.dealer, "deck": [str(c) for c in current.deck]}
+    if current.trump_action is None:
+        return out
+    out["trump"] = "turn" if isinstance(current.trump_action, TurnUp) else str(current.trump_action)
+    exchanges: list[dict[str, object]] = []
+    for index, action in enumerate(current.exchanges):
+        seat = current.exchange_seat(index)
+        if isinstance(action, SitOut):
+            exchanges.append({"seat": seat, "sit_out": True})
+        else:
+            assert isinstance(action, Exchange)
+            exchanges.append({"seat": seat, "discard": [str(c) for c in action.discard]})
+    out["exchanges"] = exchanges
+    out["tricks"] = [[str(c) for c in trick] for trick in current.tricks if trick]
+    return out
+
+
+def record_of(match: Match) -> dict[str, object]:
+    """The match's record as a JSON-ready object (RECORD.md)."""
+    out: dict[str, object] = {"format": RECORD_FORMAT, "version": RECORD_VERSION, "rules": match.rules.to_spec()}
+    if match.players is not None:
+        out["players"] = list(match.players)
+    if match.initial_scores != (match.rules.start_score,) * 4:
+        out["scores"] = list(match.initial_scores)
+    if any(match.initial_streaks):
+        out["sat_out_before"] = list(match.initial_streaks)
+    out["rounds"] = [_round_record(r) for r in match.rounds]
+    return out
+
+
+def dumps_record(match: Match) -> str:
+    return json.dumps(record_of(match), indent=1, ensure_ascii=False)
+
+
+# -- summarising -------------------------------------------------------------------------
+
+
+def _legal_summary(match: Match) -> object:
+    current = match.round
+    assert current is not None
+    if current.phase == Phase.TRUMP:
+        return [str(a) for a in current.legal_actions()]
+    if current.phase == Phase.EXCHANGE:
+        rules = current.rules
+        return {
+            "may_sit_out": current.must_play_reason(current.to_act) is None,
+            "min_discard": rules.min_discard,
+            "max_discard": min(rules.max_discard, current.hands[current.to_act].bit_count()),
+        }
+    return [str(c) for c in cards_of(current.legal_cards())]
+
+
+def round_summary(current: Round) -> dict[str, object]:
+    """One entry of the summary's ``rounds``: scores after the round, or before it while unfinished."""
+    scores = (
+        current.scores
+        if current.deltas is None
+        else [s + d for s, d in zip(current.scores, current.deltas, strict=True)]
+    )
+    shows_tricks = current.phase >= Phase.PLAY and current.n_active > 0
+    return {
+        "dealer": current.dealer,
+        "trump": Suit(current.trump).letter if current.trump >= 0 else None,
+        "active": [None if a < 0 else a == 1 for a in current.active],
+        "tricks": [current.tricks_won[s] if shows_tricks and current.active[s] == 1 else None for s in range(4)],
+        "scores": list(scores),
+    }
+
+
+def summary(match: Match) -> dict[str, object]:
+    """The ``sobedesce replay --json`` summary of a match or position (RECORD.md)."""
+    rounds = [round_summary(current) for current in match.rounds]
+    phase = match.phase
+    next_step: dict[str, object] | None
+    if phase == Phase.MATCH_OVER:
+        next_step = None
+    elif phase == Phase.DEAL:
+        next_step = {"seat": match.next_dealer, "phase": "deal", "legal": None}
+    else:
+        next_step = {"seat": match.current_seat, "phase": phase.label, "legal": _legal_summary(match)}
+    return {
+        "rounds": rounds,
+        "scores": list(match.scores),
+        "finished": match.is_over,
+        "winners": list(match.winners),
+        "riscos": match.riscos(),
+        "next": next_step,
+    }
+
+
+def parse_action(text: str, phase: Phase) -> Action:
+    """Read an action typed for ``phase``: ``H`` or ``turn``; ``sit`` or ``2c 5h``; ``7h``."""
+    words = text.replace(",", " ").split()
+    if phase == Phase.TRUMP:
+        if len(words) == 1 and words[0].lower() in ("turn", "t", "up"):
+            return TURN_UP
+        if len(words) == 1:
+            return NameTrump(Suit.parse(words[0]))
+        raise CardParseError(f"name a suit (S H D C) or 'turn', not {text!r}")
+    if phase == Phase.EXCHANGE:
+        if len(words) == 1 and words[0].lower() in ("sit", "out", "sit-out", "pass"):
+            return SIT_OUT
+        if len(words) == 1 and words[0].lower() in ("keep", "none", "0", "-"):
+            return Exchange(())
+        return Exchange(tuple(Card.parse(w) for w in words))
+    if phase == Phase.PLAY and len(words) == 1:
+        return Play.of(words[0])
+    raise CardParseError(f"cannot read {text!r} as an action now")

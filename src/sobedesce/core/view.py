@@ -1,0 +1,262 @@
+"""A seat's view: exactly what one seat may know, and nothing else.
+
+Bots and clients only ever receive a :class:`SeatView`.  It is built from the public facts
+of the round (trump, the turned-up card, who sits out, how many cards each exchanged, the
+cards played) plus the seat's own hand and own discards.
+
+>>> import random
+>>> match = Match("classic")
+>>> match.deal(rng=random.Random(3), dealer=0)
+>>> view = seat_view(match, 1)
+>>> len(view.hand), view.phase, view.to_act, view.is_my_turn
+(3, <Phase.TRUMP: 1>, 1, True)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from .actions import Action
+from .cards import Card, Suit, cards_of, mask_of
+from .game import _SUIT_OF, SEATS, Match, Phase, Round
+from .rules import Rules
+
+__all__ = ["SeatView", "TrickView", "seat_view", "round_from_view"]
+
+
+@dataclass(frozen=True, slots=True)
+class TrickView:
+    """A trick: its leader and the cards in order of play, with the seat of each."""
+
+    leader: int
+    cards: tuple[Card, ...]
+    seats: tuple[int, ...]
+    winner: int | None
+    """The seat that won it, or ``None`` while it is being played."""
+
+
+@dataclass(frozen=True, slots=True)
+class SeatView:
+    """What ``seat`` knows at this moment of the match."""
+
+    seat: int
+    rules: Rules
+    phase: Phase
+    to_act: int | None
+    legal_actions: tuple[Action, ...]
+    """The seat's legal actions when it is to act, else empty."""
+    round_index: int
+    """0-based index of the current round (-1 before the first deal)."""
+    dealer: int | None
+    chooser: int | None
+    trump: Suit | None
+    turned_card: Card | None
+    """The card turned up as trump, seen by all, else ``None``."""
+    hand: tuple[Card, ...]
+    my_discards: tuple[Card, ...]
+    active: tuple[bool | None, ...]
+    """Per seat: plays, sits out, or not decided yet."""
+    discard_counts: tuple[int | None, ...]
+    """Per seat: how many cards it exchanged (``None`` until it plays)."""
+    hand_sizes: tuple[int, ...]
+    """Per seat: cards in hand in this round (0 for a seat that sits out)."""
+    stock_count: int
+    tricks: tuple[TrickView, ...]
+    """The tricks of this round so far, the one being played last."""
+    tricks_won: tuple[int, ...]
+    scores: tuple[int, ...]
+    """The scores before this round (the current scores between rounds)."""
+    sat_out_streaks: tuple[int, ...]
+    """Per seat: rounds sat out in a row before this round."""
+    exchange_order: tuple[int, ...]
+    """The seats in the order they decide to play or sit out (the chooser first)."""
+
+    @property
+    def is_my_turn(self) -> bool:
+        return self.to_act == self.seat
+
+    @property
+    def current_trick(self) -> TrickView | None:
+        if self.tricks and self.tricks[-1].winner is None:
+            return self.tricks[-1]
+        return None
+
+    @property
+    def played_cards(self) -> tuple[Card, ...]:
+        return tuple(card for trick in self.tricks for card in trick.cards)
+
+    @property
+    def hand_mask(self) -> int:
+        return mask_of(self.hand)
+
+    def voids(self) -> list[set[int]]:
+        """Per seat, the suits it has shown it does not hold (failing to follow a lead)."""
+        found: list[set[int]] = [set() for _ in range(SEATS)]
+        for trick in self.tricks:
+            if not trick.cards:
+                continue
+            lead = _SUIT_OF[trick.cards[0]]
+            for card, seat in zip(trick.cards[1:], trick.seats[1:], strict=True):
+                if _SUIT_OF[card] != lead:
+                    found[seat].add(lead)
+        return found
+
+
+def seat_view(match: Match, seat: int) -> SeatView:
+    """The view of ``seat`` of the match now."""
+    if not 0 <= seat < SEATS:
+        raise ValueError(f"seat must be 0-3, not {seat!r}")
+    current = match.round
+    phase = match.phase
+    to_act = match.current_seat
+    legal: tuple[Action, ...] = tuple(match.legal_actions()) if to_act == seat else ()
+    if current is None:
+        return SeatView(
+            seat=seat,
+            rules=match.rules,
+            phase=phase,
+            to_act=to_act,
+            legal_actions=legal,
+            round_index=-1,
+            dealer=None,
+            chooser=None,
+            trump=None,
+            turned_card=None,
+            hand=(),
+            my_discards=(),
+            active=(None,) * SEATS,
+            discard_counts=(None,) * SEATS,
+            hand_sizes=(0,) * SEATS,
+            stock_count=20,
+            tricks=(),
+            tricks_won=(0,) * SEATS,
+            scores=tuple(match.scores),
+            sat_out_streaks=tuple(match.streaks),
+            exchange_order=(),
+        )
+    between = current.is_over
+    return _round_view(
+        current,
+        seat,
+        phase=phase,
+        to_act=to_act,
+        legal=legal,
+        round_index=len(match.rounds) - 1,
+        scores=tuple(match.scores) if between else current.scores,
+        streaks=tuple(match.streaks) if between else current.streaks,
+    )
+
+
+def _round_view(
+    current: Round,
+    seat: int,
+    *,
+    phase: Phase,
+    to_act: int | None,
+    legal: tuple[Action, ...],
+    round_index: int,
+    scores: tuple[int, ...],
+    streaks: tuple[int, ...],
+) -> SeatView:
+    active = tuple(None if a < 0 else a == 1 for a in current.active)
+    discard_counts = tuple(current.discards[s] if current.active[s] == 1 else None for s in range(SEATS))
+    my_discards: tuple[Card, ...] = ()
+    exchange_index = (seat - current.chooser) % SEATS
+    if exchange_index < len(current.exchanges):
+        decision = current.exchanges[exchange_index]
+        my_discards = tuple(getattr(decision, "discard", ()))
+    hand_sizes = tuple(0 if current.active[s] == 0 else current.hands[s].bit_count() for s in range(SEATS))
+    tricks = []
+    for index, cards in enumerate(current.tricks):
+        leader = current.leaders[index]
+        seats = [leader]
+        while len(seats) < len(cards):
+            seats.append(current.next_active[seats[-1]])
+        tricks.append(TrickView(leader, tuple(cards), tuple(seats), current.trick_winner(index)))
+    return SeatView(
+        seat=seat,
+        rules=current.rules,
+        phase=phase,
+        to_act=to_act,
+        legal_actions=legal,
+        round_index=round_index,
+        dealer=current.dealer,
+        chooser=current.chooser,
+        trump=Suit(current.trump) if current.trump >= 0 else None,
+        turned_card=current.turned_card,
+        hand=tuple(cards_of(current.hands[seat])) if current.active[seat] != 0 else (),
+        my_discards=my_discards,
+        active=active,
+        discard_counts=discard_counts,
+        hand_sizes=hand_sizes,
+        stock_count=current.stock_count,
+        tricks=tuple(tricks),
+        tricks_won=tuple(current.tricks_won) if current.phase >= Phase.PLAY else (0,) * SEATS,
+        scores=scores,
+        sat_out_streaks=streaks,
+        exchange_order=tuple((current.chooser + i) % SEATS for i in range(SEATS)),
+    )
+
+
+def round_from_view(view: SeatView, hands: Sequence[int], stock: Sequence[Card]) -> Round:
+    """A round in the same position as ``view`` with the hidden cards filled in.
+
+    ``hands`` gives every seat's hand as a mask (the viewer's own must match the view) and
+    ``stock`` the cards still to be drawn, top first.  This is how search bots build a
+    *determinization* of what they cannot see; it works from the exchange phase on (in the
+    trump phase, build a :class:`Round` from a sampled deck instead).
+    """
+    if view.phase not in (Phase.EXCHANGE, Phase.PLAY):
+        raise ValueError("round_from_view needs a view in the exchange or play phase")
+    if hands[view.seat] != view.hand_mask:
+        raise ValueError("the viewer's hand differs from the view")
+    assert view.dealer is not None and view.chooser is not None and view.trump is not None
+    new = Round.__new__(Round)
+    new.rules = view.rules
+    new.dealer = view.dealer
+    new.chooser = view.chooser
+    new.deck = None
+    new.scores = view.scores
+    new.streaks = view.sat_out_streaks
+    new.phase = int(view.phase)
+    new.to_act = view.to_act if view.to_act is not None else -1
+    new.trump = int(view.trump)
+    new.turned = view.turned_card is not None
+    new.trump_action = None
+    new.hands = list(hands)
+    new.stock = tuple(stock)
+    new.stock_pos = 0
+    new.active = [-1 if a is None else int(a) for a in view.active]
+    new.discards = [c or 0 for c in view.discard_counts]
+    new.exchanges = []
+    new.decided = sum(a is not None for a in view.active)
+    new.n_active = sum(a is True for a in view.active)
+    new.next_active = [0, 0, 0, 0]
+    if view.phase == Phase.PLAY:
+        for seat in range(SEATS):
+            nxt = (seat + 1) % SEATS
+            while new.active[nxt] != 1:
+                nxt = (nxt + 1) % SEATS
+            new.next_active[seat] = nxt
+    new.tricks = [list(trick.cards) for trick in view.tricks]
+    new.leaders = [trick.leader for trick in view.tricks]
+    new.lead_suit = -1
+    new.win_card = -1
+    new.win_seat = -1
+    current = view.current_trick
+    if current is not None and current.cards:
+        new.lead_suit = _SUIT_OF[current.cards[0]]
+        best = 0
+        for i in range(1, len(current.cards)):
+            card, win = current.cards[i], current.cards[best]
+            if (_SUIT_OF[card] == _SUIT_OF[win] and card > win) or (
+                _SUIT_OF[card] == new.trump and _SUIT_OF[win] != new.trump
+            ):
+                best = i
+        new.win_card = current.cards[best]
+        new.win_seat = current.seats[best]
+    new.tricks_won = list(view.tricks_won)
+    new.deltas = None
+    new._legal = -1
+    return new
