@@ -1,0 +1,43 @@
+"""The bot protocol: a seat's view and an injected random generator in, an action out."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Protocol, runtime_checkable
+
+from sobedesce.core import Action, Match, SeatView
+
+
+@dataclass(frozen=True, slots=True)
+class Option:
+    """One option a bot considered, with the change in its own score it expects.
+
+    Negative is good: winning tricks brings a score down.
+    """
+
+    action: Action
+    expected_delta: float
+    note: str = ""
+
+
+@runtime_checkable
+class Bot(Protocol):
+    """A player.  ``act`` must return one of ``view.legal_actions``; it never sees hidden cards."""
+
+    name: str
+
+    def act(self, view: SeatView, rng: random.Random) -> Action: ...
+
+    def explain(self, view: SeatView, rng: random.Random) -> list[Option]:
+        """The options considered, best first, each with its expected score change."""
+        ...
+
+
+class OmniscientBot(Protocol):
+    """A bot that sees the whole match (the ``oracle``): for measurement, never at a table."""
+
+    name: str
+    omniscient: bool
+
+    def act_full(self, match: Match, seat: int, rng: random.Random) -> Action: ...
