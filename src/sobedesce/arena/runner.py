@@ -1,0 +1,332 @@
+"""Run an arena: split the duplicate deals into jobs, run them, and aggregate the results.
+
+>>> result = run_arena(["random"] * 4, deals=4, seed=3, jobs=1, block=2)
+>>> result.rounds, len(result.summary()["bots"])
+(16, 4)
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import time
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from sobedesce.core import RulesError, find_rules
+
+from .jobs import SEATS, JobResult, JobSpec, bucket_ms, play_job
+from .stats import hist_quantile, mean_ci
+
+__all__ = ["DEFAULT_BLOCK", "ArenaError", "ArenaResult", "check_bots", "plan_jobs", "run_arena"]
+
+DEFAULT_BLOCK = 50
+CI_METHOD = (
+    "per-deal t interval: for each deal, a bot's delta is averaged over the 4 rotations "
+    "(sit-outs count 0); mean ± t(0.975, n-1)·sd/√n over the n deals; delta_vs_others uses the "
+    "per-deal paired difference (the bot's value minus the mean of the other entries' values)"
+)
+
+Progress = Callable[[int, int], None]
+"""Called with (rounds done, rounds in all) as jobs finish."""
+
+
+class ArenaError(ValueError):
+    """Bad arena input: wrong number of bots, unknown bot or rules, deals ≤ 0…"""
+
+
+def check_bots(bots: Sequence[str]) -> tuple[str, ...]:
+    """The bot names, normalised; raises :class:`ArenaError` unless there are four known bots."""
+    from sobedesce.bots import make_bot
+
+    names = tuple(name.strip().lower() for name in bots)
+    if len(names) != SEATS:
+        raise ArenaError(f"an arena needs exactly 4 bots, one per seat; got {len(names)}: {', '.join(names) or 'none'}")
+    for name in names:
+        try:
+            make_bot(name)
+        except ValueError as error:
+            raise ArenaError(str(error)) from None
+    return names
+
+
+def plan_jobs(bots: Sequence[str], rules: str, deals: int, seed: int, block: int, save: bool) -> list[JobSpec]:
+    """One job per (block of deals, rotation), block by block."""
+    specs = []
+    for number, start in enumerate(range(0, deals, block)):
+        stop = min(start + block, deals)
+        for rotation in range(SEATS):
+            specs.append(JobSpec(tuple(bots), rules, seed, number, rotation, start, stop, save))
+    return specs
+
+
+@dataclass
+class _Tally:
+    """Accumulated facts about one bot entry (or a group of entries of the same name)."""
+
+    per_deal: list[float]
+    played: int = 0
+    rounds: int = 0
+    matches: int = 0
+    wins: int = 0
+    riscos: float = 0.0
+    decisions: int = 0
+    times: dict[int, int] = field(default_factory=dict)
+
+
+@dataclass
+class ArenaResult:
+    """The outcome of :func:`run_arena`; :meth:`summary` is the ``--json`` object."""
+
+    bots: tuple[str, ...]
+    rules: str
+    deals: int
+    seed: int
+    block: int
+    jobs: list[JobResult]
+    """Every job's raw result, ordered by (block, rotation)."""
+    elapsed_s: float = 0.0
+
+    @property
+    def rounds(self) -> int:
+        """Rounds played at all tables: every deal once per rotation."""
+        return sum(len(job.deltas) for job in self.jobs)
+
+    @property
+    def matches(self) -> int:
+        """Completed matches (a block's last match may stop unfinished)."""
+        return sum(m.finished for job in self.jobs for m in job.matches)
+
+    def per_deal(self, entry: int) -> list[float]:
+        """Per deal, bot ``entry``'s score change averaged over the four rotations (sit-out = 0)."""
+        totals = [0.0] * self.deals
+        for job in self.jobs:
+            seat = (entry + job.rotation) % SEATS
+            for offset, deltas in enumerate(job.deltas):
+                totals[job.start + offset] += deltas[seat]
+        return [t / SEATS for t in totals]
+
+    def round_deltas(self, entry: int) -> Iterator[tuple[int, int, int, bool]]:
+        """Every round of bot ``entry``: (deal, rotation, its score change, whether it played)."""
+        for job in self.jobs:
+            seat = (entry + job.rotation) % SEATS
+            for offset, (deltas, active) in enumerate(zip(job.deltas, job.active, strict=True)):
+                yield (job.start + offset, job.rotation, deltas[seat], active[seat])
+
+    def _tally(self, entry: int) -> _Tally:
+        tally = _Tally(per_deal=self.per_deal(entry))
+        for job in self.jobs:
+            seat = (entry + job.rotation) % SEATS
+            tally.rounds += len(job.active)
+            tally.played += sum(active[seat] for active in job.active)
+            for outcome in job.matches:
+                if outcome.finished:
+                    assert outcome.riscos is not None
+                    tally.matches += 1
+                    tally.wins += seat in outcome.winners
+                    tally.riscos += outcome.riscos[seat]
+            tally.decisions += job.decisions[seat]
+            for bucket, count in job.times[seat].items():
+                tally.times[bucket] = tally.times.get(bucket, 0) + count
+        return tally
+
+    def summary(self) -> dict[str, Any]:
+        """The ``sobedesce arena --json`` object (docs/arena.md)."""
+        tallies = [self._tally(entry) for entry in range(SEATS)]
+        entries = []
+        for entry, tally in enumerate(tallies):
+            others = [tallies[k].per_deal for k in range(SEATS) if k != entry]
+            row = {"entry": entry, "name": self.bots[entry]}
+            row.update(_describe(tally, _mean_of(others)))
+            entries.append(row)
+        by_name: dict[str, dict[str, Any]] = {}
+        for name in dict.fromkeys(self.bots):
+            mine = [k for k in range(SEATS) if self.bots[k] == name]
+            others = [tallies[k].per_deal for k in range(SEATS) if self.bots[k] != name]
+            group = _merge([tallies[k] for k in mine])
+            row = {"entries": mine}
+            row.update(_describe(group, _mean_of(others) if others else None))
+            by_name[name] = row
+        return {
+            "rules": self.rules,
+            "deals": self.deals,
+            "seed": self.seed,
+            "block": self.block,
+            "rounds": self.rounds,
+            "matches": self.matches,
+            "matches_unfinished": sum(not m.finished for job in self.jobs for m in job.matches),
+            "ci_method": CI_METHOD,
+            "bots": entries,
+            "by_name": by_name,
+            "elapsed_s": round(self.elapsed_s, 3),
+        }
+
+
+def _mean_of(series: Sequence[Sequence[float]]) -> list[float]:
+    """The element-wise mean of several per-deal series."""
+    return [math.fsum(values) / len(values) for values in zip(*series, strict=True)]
+
+
+def _merge(tallies: Sequence[_Tally]) -> _Tally:
+    """Entries of the same name pooled: their per-deal values averaged, their counts added."""
+    merged = _Tally(per_deal=_mean_of([t.per_deal for t in tallies]))
+    for t in tallies:
+        merged.played += t.played
+        merged.rounds += t.rounds
+        merged.matches += t.matches
+        merged.wins += t.wins
+        merged.riscos += t.riscos
+        merged.decisions += t.decisions
+        for bucket, count in t.times.items():
+            merged.times[bucket] = merged.times.get(bucket, 0) + count
+    return merged
+
+
+def _interval(low: float | None, high: float | None) -> list[float] | None:
+    return None if low is None or high is None else [low, high]
+
+
+def _ms(hist: dict[int, int], q: float) -> float | None:
+    bucket = hist_quantile(hist, q)
+    return None if bucket is None else float(f"{bucket_ms(bucket):.3g}")
+
+
+def _describe(tally: _Tally, others: list[float] | None) -> dict[str, Any]:
+    mean, low, high = mean_ci(tally.per_deal)
+    out: dict[str, Any] = {"mean_delta": mean, "ci95": _interval(low, high)}
+    if others is None:
+        out["delta_vs_others"] = None
+        out["delta_vs_others_ci95"] = None
+    else:
+        diff, d_low, d_high = mean_ci([a - b for a, b in zip(tally.per_deal, others, strict=True)])
+        out["delta_vs_others"] = diff
+        out["delta_vs_others_ci95"] = _interval(d_low, d_high)
+    out.update(
+        {
+            "rounds": tally.rounds,
+            "rounds_played": tally.played,
+            "play_rate": tally.played / tally.rounds if tally.rounds else None,
+            "matches": tally.matches,
+            "match_wins": tally.wins,
+            "match_win_rate": tally.wins / tally.matches if tally.matches else None,
+            "riscos_per_match": tally.riscos / tally.matches if tally.matches else None,
+            "decisions": tally.decisions,
+            "decision_ms_median": _ms(tally.times, 0.5),
+            "decision_ms_p99": _ms(tally.times, 0.99),
+        }
+    )
+    return out
+
+
+# -- running -----------------------------------------------------------------------------
+
+
+def run_arena(
+    bots: Sequence[str],
+    rules: str = "classic",
+    deals: int = 200,
+    seed: int = 0,
+    jobs: int | None = None,
+    *,
+    block: int = DEFAULT_BLOCK,
+    save: str | os.PathLike[str] | None = None,
+    ray: str | None = None,
+    progress: Progress | None = None,
+) -> ArenaResult:
+    """Play ``deals`` duplicate deals between four bots and gather the results.
+
+    Every deal is played once per rotation of the bots around the table.  ``jobs`` is the
+    number of worker processes (default: all cores; 1 plays in this process).  ``ray`` is a
+    Ray address, or ``"local"`` to start a local Ray; an already initialised Ray is reused.
+    ``save`` is a directory to write every match's record into.  The result does not depend
+    on ``jobs`` or ``ray``, only on the bots, rules, deals, seed and block.
+    """
+    names = check_bots(bots)
+    try:
+        preset = find_rules(rules).preset
+    except RulesError as error:
+        raise ArenaError(str(error)) from None
+    if not isinstance(deals, int) or deals <= 0:
+        raise ArenaError(f"the number of deals must be a positive integer, not {deals!r}")
+    if not isinstance(block, int) or block <= 0:
+        raise ArenaError(f"the block size must be a positive integer, not {block!r}")
+    if jobs is not None and jobs <= 0:
+        raise ArenaError(f"the number of jobs must be positive, not {jobs!r}")
+    out_dir = Path(save) if save is not None else None
+    if out_dir is not None:
+        try:
+            out_dir.mkdir(parents=True, exist_ok=True)
+        except OSError as error:
+            raise ArenaError(f"cannot create {out_dir}: {error.strerror}") from None
+    specs = plan_jobs(names, preset, deals, seed, block, out_dir is not None)
+    total = deals * SEATS
+    done = 0
+    began = time.perf_counter()
+    results: list[JobResult] = []
+    if progress is not None:
+        progress(0, total)
+    if ray is not None:
+        stream = _run_ray(specs, ray)
+    elif (jobs or os.cpu_count() or 1) == 1 or len(specs) == 1:
+        stream = (play_job(spec) for spec in specs)
+    else:
+        stream = _run_pool(specs, min(jobs or os.cpu_count() or 1, len(specs)))
+    for result in stream:
+        if out_dir is not None:
+            for name, text in result.records:
+                (out_dir / name).write_text(text, encoding="utf-8")
+            result.records = []
+        results.append(result)
+        done += len(result.deltas)
+        if progress is not None:
+            progress(done, total)
+    results.sort(key=lambda r: (r.block, r.rotation))
+    return ArenaResult(names, preset, deals, seed, block, results, time.perf_counter() - began)
+
+
+def _run_pool(specs: Iterable[JobSpec], workers: int) -> Iterator[JobResult]:
+    executor = ProcessPoolExecutor(max_workers=workers)
+    try:
+        pending = {executor.submit(play_job, spec) for spec in specs}
+        while pending:
+            finished, pending = wait(pending, return_when=FIRST_COMPLETED)
+            for future in finished:
+                yield future.result()
+    finally:
+        executor.shutdown(wait=True, cancel_futures=True)
+
+
+def _run_ray(specs: Sequence[JobSpec], address: str) -> Iterator[JobResult]:
+    try:
+        import ray as ray_module
+    except ImportError:
+        raise ArenaError("--ray needs Ray, which is not installed: pip install 'sobe-e-desce[cluster]'") from None
+    started = False
+    if not ray_module.is_initialized():
+        try:
+            if address == "local":
+                ray_module.init(include_dashboard=False)
+            else:
+                ray_module.init(address=address)
+        except (ConnectionError, RuntimeError, ValueError) as error:
+            raise ArenaError(f"cannot connect to Ray at {address!r}: {error}") from None
+        started = True
+    try:
+        task = ray_module.remote(play_job)
+        pending = [task.remote(spec) for spec in specs]
+        while pending:
+            finished, pending = ray_module.wait(pending, num_returns=1)
+            for ref in finished:
+                try:
+                    yield ray_module.get(ref)
+                except ray_module.exceptions.RayTaskError as error:
+                    cause = error.as_instanceof_cause()
+                    for ref_left in pending:
+                        ray_module.cancel(ref_left)
+                    raise cause from None
+    finally:
+        if started:
+            ray_module.shutdown()

@@ -1,0 +1,195 @@
+"""``sobedesce arena``: bots against each other on duplicate deals, with confidence intervals.
+
+A thin layer over :func:`sobedesce.arena.run_arena`; see docs/arena.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Any
+
+DEFAULT_DEALS = 500
+QUICK_DEALS = 24
+QUICK_BLOCK = 6
+
+
+def register(subparsers: Any) -> None:
+    parser = subparsers.add_parser(
+        "arena",
+        help="pit four bots against each other on duplicate deals",
+        description="Play every deal once with each rotation of the four bots around the table "
+        "(duplicate deals) and report each bot's mean score change per round with a 95%% "
+        "confidence interval. Lower is better: a score falls when tricks are won. "
+        "Exit status: 0 done, 1 a bot broke the rules or crashed, 2 bad input.",
+    )
+    parser.add_argument(
+        "--bots",
+        default="random,random,random,random",
+        help="four bot names, comma-separated, one per entry (default: four random bots)",
+    )
+    parser.add_argument("--rules", default="classic", help="rule set: classic (default) or table")
+    parser.add_argument(
+        "--deals", type=int, default=None, help=f"number of deals (default {DEFAULT_DEALS}; {QUICK_DEALS} with --quick)"
+    )
+    parser.add_argument("--seed", type=int, default=0, help="master seed; same seed, same results (default 0)")
+    parser.add_argument(
+        "--jobs", type=int, default=None, help="worker processes (default: all cores; 1 runs in this process)"
+    )
+    parser.add_argument(
+        "--block",
+        type=int,
+        default=None,
+        help="deals per job; each block starts fresh matches (default 50; 6 with --quick)",
+    )
+    parser.add_argument("--quick", action="store_true", help=f"a small, fast run for CI ({QUICK_DEALS} deals)")
+    parser.add_argument("--save", metavar="DIR", help="write every match's record into DIR, one file per match")
+    parser.add_argument("--json", action="store_true", help="print the results as one JSON object")
+    parser.add_argument(
+        "--ray",
+        metavar="ADDRESS",
+        help="run the jobs as Ray tasks on the cluster at ADDRESS ('local' starts a local Ray; "
+        "needs pip install 'sobe-e-desce[cluster]')",
+    )
+    parser.add_argument("--no-progress", action="store_true", help="no progress bar, even on a terminal")
+    parser.set_defaults(run=run)
+
+
+def _fail(message: str) -> int:
+    print(f"sobedesce arena: error: {message}", file=sys.stderr)
+    return 2
+
+
+@contextmanager
+def _progress_bar(enabled: bool) -> Iterator[Callable[[int, int], None] | None]:
+    if not enabled:
+        yield None
+        return
+    from rich.console import Console
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
+
+    with Progress(
+        TextColumn("arena"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("rounds"),
+        TimeElapsedColumn(),
+        TimeRemainingColumn(),
+        console=Console(stderr=True),
+        transient=True,
+    ) as bar:
+        task = bar.add_task("arena", total=None)
+
+        def update(done: int, total: int) -> None:
+            bar.update(task, completed=done, total=total)
+
+        yield update
+
+
+def run(args: argparse.Namespace) -> int:
+    from sobedesce.arena import DEFAULT_BLOCK, ArenaError, BotFailure, run_arena
+
+    bots = [name for name in args.bots.split(",")] if args.bots.strip() else []
+    deals = args.deals if args.deals is not None else (QUICK_DEALS if args.quick else DEFAULT_DEALS)
+    block = args.block if args.block is not None else (QUICK_BLOCK if args.quick else DEFAULT_BLOCK)
+    if args.jobs is not None and args.ray is not None:
+        return _fail("--jobs and --ray exclude each other (Ray decides where jobs run)")
+    show = sys.stderr.isatty() and not args.no_progress
+    try:
+        with _progress_bar(show) as progress:
+            result = run_arena(
+                bots,
+                args.rules,
+                deals,
+                args.seed,
+                args.jobs,
+                block=block,
+                save=args.save,
+                ray=args.ray,
+                progress=progress,
+            )
+    except ArenaError as error:
+        return _fail(str(error))
+    except BotFailure as error:
+        print(f"sobedesce arena: {error}", file=sys.stderr)
+        return 1
+    summary = result.summary()
+    if args.json:
+        print(json.dumps(summary, indent=1, ensure_ascii=False))
+    else:
+        _print_tables(summary)
+    if args.save:
+        print(f"records saved in {args.save}", file=sys.stderr)
+    return 0
+
+
+def _num(value: float | None, digits: int = 3) -> str:
+    return "-" if value is None else f"{value:+.{digits}f}"
+
+
+def _ci(interval: list[float] | None) -> str:
+    if interval is None:
+        return "-"
+    return f"[{interval[0]:+.2f}, {interval[1]:+.2f}]"
+
+
+def _pct(value: float | None) -> str:
+    return "-" if value is None else f"{100 * value:.1f}%"
+
+
+def _ms(value: float | None) -> str:
+    return "-" if value is None else f"{value:.3g}"
+
+
+def _print_tables(summary: dict[str, Any]) -> None:
+    from rich import box
+    from rich.console import Console
+    from rich.table import Table
+
+    console = Console()
+    if not console.is_terminal:
+        console = Console(width=140)  # a file or pipe: no reason to squeeze the table into 80 columns
+    title = (
+        f"{summary['rules']} rules, {summary['deals']} duplicate deals x 4 rotations = {summary['rounds']} rounds, "
+        f"{summary['matches']} completed matches, seed {summary['seed']}"
+    )
+
+    def table(heading: str, rows: list[tuple[str, dict[str, Any]]]) -> Table:
+        out = Table(title=heading, title_justify="left", box=box.SIMPLE_HEAD)
+        out.add_column("bot", no_wrap=True)
+        for column in ("Δ/round", "95% CI", "vs others", "95% CI", "play", "match wins", "riscos/match"):
+            out.add_column(column, justify="right", no_wrap=True)
+        out.add_column("ms median", justify="right")
+        out.add_column("ms p99", justify="right")
+        for label, row in rows:
+            out.add_row(
+                label,
+                _num(row["mean_delta"]),
+                _ci(row["ci95"]),
+                _num(row["delta_vs_others"]),
+                _ci(row["delta_vs_others_ci95"]),
+                _pct(row["play_rate"]),
+                _pct(row["match_win_rate"]),
+                _num(row["riscos_per_match"], 2),
+                _ms(row["decision_ms_median"]),
+                _ms(row["decision_ms_p99"]),
+            )
+        return out
+
+    console.print(title, highlight=False)
+    console.print(table("per entry", [(f"{row['entry']}: {row['name']}", row) for row in summary["bots"]]))
+    console.print(table("per bot", list(summary["by_name"].items())))
+    console.print(
+        "Δ is the change of the bot's own score per round dealt (a sit-out counts 0); "
+        "negative is better. Δ vs others: the bot's Δ minus the mean Δ of the other entries."
+    )
