@@ -1,0 +1,322 @@
+"""The arena: duplicate deals, reproducibility, statistics, records, the CLI and Ray."""
+
+from __future__ import annotations
+
+import doctest
+import json
+import math
+import random
+import re
+import statistics
+import subprocess
+import sys
+from collections import defaultdict
+from pathlib import Path
+
+import pytest
+
+import sobedesce.arena.jobs
+import sobedesce.arena.runner
+import sobedesce.arena.stats
+from sobedesce import bots as bots_module
+from sobedesce.arena import ArenaError, BotFailure, deal_deck, run_arena, t_quantile
+from sobedesce.cli.main import main
+from sobedesce.core import Match, Phase, read_record
+from sobedesce.core.actions import SIT_OUT, Exchange
+
+TIMING = ("decision_ms_median", "decision_ms_p99")
+
+
+def comparable(summary: dict) -> dict:
+    """The summary without the fields that measure time (they differ from run to run)."""
+    out = {k: v for k, v in summary.items() if k != "elapsed_s"}
+    out["bots"] = [{k: v for k, v in row.items() if k not in TIMING} for row in summary["bots"]]
+    out["by_name"] = {n: {k: v for k, v in row.items() if k not in TIMING} for n, row in summary["by_name"].items()}
+    return out
+
+
+def load_records(directory: Path) -> dict[tuple[int, int], Match]:
+    """{(rotation, first deal): match} from a --save directory."""
+    found = {}
+    for path in sorted(directory.iterdir()):
+        parsed = re.fullmatch(r"rot(\d)-deal(\d+)\.json", path.name)
+        assert parsed, path.name
+        found[int(parsed[1]), int(parsed[2])] = read_record(path.read_text(encoding="utf-8"))
+    return found
+
+
+@pytest.mark.parametrize("module", [sobedesce.arena.jobs, sobedesce.arena.runner, sobedesce.arena.stats])
+def test_doctests(module):
+    failures, _ = doctest.testmod(module)
+    assert failures == 0
+
+
+def test_t_quantile_matches_tables():
+    table = {1: 12.706, 2: 4.303, 3: 3.182, 5: 2.571, 10: 2.228, 29: 2.045, 120: 1.980}
+    for df, value in table.items():
+        assert t_quantile(0.975, df) == pytest.approx(value, abs=0.004)
+
+
+def test_duplicate_deals_from_saved_records(tmp_path):
+    deals = 14
+    run_arena(["random"] * 4, "classic", deals, seed=11, jobs=1, block=5, save=tmp_path)
+    records = load_records(tmp_path)
+    decks: dict[int, list[tuple]] = defaultdict(list)
+    seats_of_entry: dict[tuple[int, int], set[int]] = defaultdict(set)
+    per_rotation: dict[int, list[int]] = defaultdict(list)
+    for (rotation, first), match in records.items():
+        for offset, current in enumerate(match.rounds):
+            deal = first + offset
+            per_rotation[rotation].append(deal)
+            decks[deal].append(current.deck)
+            assert current.deck == deal_deck(11, deal)
+            assert current.dealer == deal % 4
+            for seat, player in enumerate(match.players):
+                name, entry = player.split("#")
+                assert name == "random"
+                assert int(entry) == (seat - rotation) % 4
+                seats_of_entry[int(entry), deal].add(seat)
+    # Every rotation plays every deal exactly once, with the same deck.
+    for rotation in range(4):
+        assert sorted(per_rotation[rotation]) == list(range(deals))
+    for deal in range(deals):
+        assert len(decks[deal]) == 4 and len(set(decks[deal])) == 1
+    # Distinct deals differ.
+    assert len({decks[d][0] for d in range(deals)}) == deals
+    # Each bot plays every deal from every seat.
+    for entry in range(4):
+        for deal in range(deals):
+            assert seats_of_entry[entry, deal] == {0, 1, 2, 3}
+    # Blocks start fresh matches: a match never crosses a block boundary.
+    for (_rotation, first), match in records.items():
+        assert first // 5 == (first + len(match.rounds) - 1) // 5
+
+
+def test_reproducible_and_independent_of_jobs():
+    one = run_arena(["random"] * 4, "table", 24, seed=5, jobs=1, block=4).summary()
+    two = run_arena(["random"] * 4, "table", 24, seed=5, jobs=2, block=4).summary()
+    again = run_arena(["random"] * 4, "table", 24, seed=5, jobs=3, block=4).summary()
+    assert comparable(one) == comparable(two) == comparable(again)
+    other = run_arena(["random"] * 4, "table", 24, seed=6, jobs=1, block=4).summary()
+    assert comparable(other) != comparable(one)
+
+
+def test_statistics_recomputed_from_records(tmp_path):
+    deals = 30
+    result = run_arena(["random"] * 4, "classic", deals, seed=3, jobs=2, block=10, save=tmp_path)
+    summary = result.summary()
+    records = load_records(tmp_path)
+    deltas = defaultdict(lambda: [0.0] * deals)  # entry -> per deal, summed over rotations
+    played = defaultdict(int)
+    wins = defaultdict(int)
+    riscos = defaultdict(float)
+    finished = 0
+    for (rotation, first), match in records.items():
+        entry_at = [(seat - rotation) % 4 for seat in range(4)]
+        for offset, current in enumerate(match.rounds):
+            for seat in range(4):
+                deltas[entry_at[seat]][first + offset] += current.deltas[seat]
+                played[entry_at[seat]] += current.active[seat] == 1
+        if match.is_over:
+            finished += 1
+            for seat in range(4):
+                wins[entry_at[seat]] += seat in match.winners
+                riscos[entry_at[seat]] += match.riscos()[seat]
+    assert summary["rounds"] == 4 * deals
+    assert summary["matches"] == finished
+    t = 2.0452  # t(0.975, 29)
+    per_deal = {entry: [d / 4 for d in deltas[entry]] for entry in range(4)}
+    for entry, row in enumerate(summary["bots"]):
+        values = per_deal[entry]
+        mean = statistics.fmean(values)
+        half = t * statistics.stdev(values) / math.sqrt(deals)
+        assert row["mean_delta"] == pytest.approx(mean)
+        assert row["ci95"] == pytest.approx([mean - half, mean + half], abs=1e-3)
+        others = [statistics.fmean(per_deal[k][i] for k in range(4) if k != entry) for i in range(deals)]
+        diffs = [a - b for a, b in zip(values, others, strict=True)]
+        half = t * statistics.stdev(diffs) / math.sqrt(deals)
+        assert row["delta_vs_others"] == pytest.approx(statistics.fmean(diffs))
+        assert row["delta_vs_others_ci95"] == pytest.approx(
+            [statistics.fmean(diffs) - half, statistics.fmean(diffs) + half], abs=1e-3
+        )
+        # The mean over deals equals the mean over every round dealt to the bot.
+        per_round = [delta for _deal, _rot, delta, _active in result.round_deltas(entry)]
+        assert len(per_round) == 4 * deals
+        assert row["mean_delta"] == pytest.approx(statistics.fmean(per_round))
+        assert row["play_rate"] == pytest.approx(played[entry] / (4 * deals))
+        assert row["match_win_rate"] == pytest.approx(wins[entry] / finished)
+        assert row["riscos_per_match"] == pytest.approx(riscos[entry] / finished)
+        assert row["decisions"] > 0 and row["decision_ms_median"] <= row["decision_ms_p99"]
+    # Riscos sum to zero over a finished match, so over the entries too.
+    assert sum(row["riscos_per_match"] for row in summary["bots"]) == pytest.approx(0, abs=1e-9)
+    pooled = summary["by_name"]["random"]
+    assert pooled["entries"] == [0, 1, 2, 3]
+    assert pooled["rounds"] == 16 * deals
+    assert pooled["mean_delta"] == pytest.approx(statistics.fmean(row["mean_delta"] for row in summary["bots"]))
+    assert pooled["delta_vs_others"] is None
+
+
+def test_by_name_groups_entries():
+    summary = run_arena(["random", "Random", "random", "random"], deals=3, seed=1, jobs=1).summary()
+    assert [row["name"] for row in summary["bots"]] == ["random"] * 4
+    assert list(summary["by_name"]) == ["random"]
+
+
+def test_saved_records_replay(tmp_path):
+    run_arena(["random"] * 4, "table", 8, seed=2, jobs=1, block=4, save=tmp_path)
+    files = sorted(tmp_path.iterdir())
+    assert files
+    for path in files[:3]:
+        done = subprocess.run(
+            [sys.executable, "-m", "sobedesce", "replay", str(path)], capture_output=True, text=True, check=False
+        )
+        assert done.returncode == 0, done.stderr
+
+
+def test_bad_input_raises():
+    with pytest.raises(ArenaError, match="exactly 4"):
+        run_arena(["random"] * 3, deals=1)
+    with pytest.raises(ArenaError, match="unknown bot"):
+        run_arena(["random", "nonesuch", "random", "random"], deals=1)
+    with pytest.raises(ArenaError, match="positive"):
+        run_arena(["random"] * 4, deals=0)
+    with pytest.raises(ArenaError, match="unknown rule set"):
+        run_arena(["random"] * 4, "nonesuch", deals=1)
+
+
+class CheatBot:
+    """Sits out whenever it is asked, even when the rules say it must play."""
+
+    name = "cheat"
+
+    def act(self, view, rng):
+        if view.phase == Phase.EXCHANGE:
+            return SIT_OUT
+        return rng.choice(view.legal_actions)
+
+
+class PeekingBot:
+    """An omniscient bot: it must be given the whole match, never a seat view."""
+
+    name = "peek"
+    omniscient = True
+    calls = 0
+
+    def act_full(self, match, seat, rng):
+        assert isinstance(match, Match) and match.current_seat == seat
+        PeekingBot.calls += 1
+        return rng.choice(list(match.legal_actions()))
+
+    def act(self, view, rng):  # pragma: no cover - the arena must not call it
+        raise AssertionError("an omniscient bot got a seat view")
+
+
+def test_illegal_action_is_reported(monkeypatch, capsys):
+    monkeypatch.setitem(bots_module.BOTS, "cheat", CheatBot)
+    with pytest.raises(BotFailure, match=r"'cheat' \(entry 1 of --bots.*broke the rules.*must play"):
+        run_arena(["random", "cheat", "random", "random"], deals=20, seed=1, jobs=1)
+    assert main(["arena", "--bots", "random,cheat,random,random", "--deals", "20", "--jobs", "1"]) == 1
+    err = capsys.readouterr().err
+    assert "cheat" in err and "broke the rules" in err and "Traceback" not in err
+
+
+def test_omniscient_bot_gets_the_match(monkeypatch):
+    monkeypatch.setitem(bots_module.BOTS, "peek", PeekingBot)
+    PeekingBot.calls = 0
+    summary = run_arena(["peek", "random", "random", "random"], deals=4, seed=1, jobs=1).summary()
+    assert PeekingBot.calls == summary["bots"][0]["decisions"] > 0
+
+
+def test_exchange_legality_is_checked(monkeypatch):
+    class Hoarder(CheatBot):
+        def act(self, view, rng):
+            if view.phase == Phase.EXCHANGE:
+                return Exchange(())  # keeping every card: legal in classic, not in table
+            return rng.choice(view.legal_actions)
+
+    monkeypatch.setitem(bots_module.BOTS, "hoarder", Hoarder)
+    run_arena(["hoarder", "random", "random", "random"], "classic", deals=4, seed=1, jobs=1)
+    with pytest.raises(BotFailure, match="must discard at least 1"):
+        run_arena(["hoarder", "random", "random", "random"], "table", deals=4, seed=1, jobs=1)
+
+
+def run_cli(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "sobedesce", "arena", *args], capture_output=True, text=True, check=False
+    )
+
+
+def test_cli_json_shape(tmp_path):
+    done = run_cli("--quick", "--json", "--seed", "4", "--jobs", "2", "--save", str(tmp_path / "records"))
+    assert done.returncode == 0, done.stderr
+    summary = json.loads(done.stdout)
+    for key in ("rules", "deals", "seed", "rounds", "matches", "bots", "by_name"):
+        assert key in summary
+    assert summary["rules"] == "classic" and summary["seed"] == 4 and summary["rounds"] == 4 * summary["deals"]
+    assert len(summary["bots"]) == 4
+    for row in summary["bots"]:
+        for key in (
+            "name",
+            "mean_delta",
+            "ci95",
+            "play_rate",
+            "match_win_rate",
+            "riscos_per_match",
+            "decision_ms_median",
+            "decision_ms_p99",
+            "delta_vs_others",
+            "delta_vs_others_ci95",
+        ):
+            assert key in row
+        low, high = row["ci95"]
+        assert low <= row["mean_delta"] <= high
+    assert list((tmp_path / "records").iterdir())
+    # The library gives the same numbers.
+    library = run_arena(["random"] * 4, "classic", summary["deals"], 4, jobs=1, block=summary["block"]).summary()
+    assert comparable(library) == comparable(summary)
+
+
+def test_cli_table():
+    done = run_cli("--deals", "6", "--seed", "1", "--jobs", "1")
+    assert done.returncode == 0, done.stderr
+    assert "per entry" in done.stdout and "per bot" in done.stdout and "0: random" in done.stdout
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--bots", "random,random,random"], "exactly 4 bots"),
+        (["--bots", "random,random,random,random,random"], "exactly 4 bots"),
+        (["--bots", "random,nonesuch,random,random"], "unknown bot 'nonesuch'"),
+        (["--deals", "0"], "positive"),
+        (["--deals", "-3"], "positive"),
+        (["--rules", "nonesuch"], "unknown rule set"),
+        (["--jobs", "0"], "jobs"),
+    ],
+)
+def test_cli_bad_input(args, message):
+    done = run_cli(*args)
+    assert done.returncode == 2
+    assert message in done.stderr
+    assert "Traceback" not in done.stderr and not done.stdout
+
+
+def test_ray_gives_the_same_results(tmp_path):
+    ray = pytest.importorskip("ray")
+    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+    try:
+        on_ray = run_arena(["random"] * 4, "classic", 12, seed=9, block=3, ray="local", save=tmp_path).summary()
+    finally:
+        ray.shutdown()
+    local = run_arena(["random"] * 4, "classic", 12, seed=9, jobs=1, block=3).summary()
+    assert comparable(on_ray) == comparable(local)
+    assert len(list(tmp_path.iterdir())) == len(load_records(tmp_path)) > 0
+
+
+def test_bot_rngs_are_independent_of_the_process():
+    # The generators are built from strings of the seed, deal, rotation and seat alone.
+    from sobedesce.arena import bot_rng
+
+    assert bot_rng(1, 2, 3, 0).random() == bot_rng(1, 2, 3, 0).random()
+    assert bot_rng(1, 2, 3, 0).random() != bot_rng(1, 2, 0, 0).random()
+    assert isinstance(bot_rng(1, 2, 3, 0), random.Random)
