@@ -169,16 +169,22 @@ def mask_of(cards: Iterable[int]) -> int:
     return mask
 
 
+def _suit_table(suit: int) -> tuple[tuple[Card, ...], ...]:
+    base = 10 * suit
+    return tuple(
+        tuple(CARDS[base + strength] for strength in range(9, -1, -1) if bits >> strength & 1) for bits in range(1024)
+    )
+
+
+# _SUIT_CARDS[s][bits]: the cards of suit s whose strengths are set in the 10-bit ``bits``,
+# high to low.  Four lookups turn any mask into a sorted hand without a bit loop.
+_SUIT_CARDS = tuple(_suit_table(s) for s in range(4))
+
+
 def cards_of(mask: int) -> list[Card]:
-    """The cards of a mask, strongest suit order first (S H D C, each high to low)."""
-    out: list[Card] = []
-    for suit_base in (0, 10, 20, 30):
-        bits = (mask >> suit_base) & 0x3FF
-        while bits:
-            top = bits.bit_length() - 1
-            out.append(CARDS[suit_base + top])
-            bits ^= 1 << top
-    return out
+    """The cards of a mask, in hand order: suits S H D C, each high to low."""
+    t = _SUIT_CARDS
+    return [*t[0][mask & 1023], *t[1][(mask >> 10) & 1023], *t[2][(mask >> 20) & 1023], *t[3][(mask >> 30) & 1023]]
 
 
 def iter_mask(mask: int) -> Iterator[Card]:

@@ -6,7 +6,7 @@ search bots to simulate thousands of rounds a second.
 
 >>> import random
 >>> match = Match(find_rules("classic"))
->>> match.deal(rng=random.Random(7))
+>>> first = match.deal(rng=random.Random(7))
 >>> match.phase
 <Phase.TRUMP: 1>
 >>> [str(a) for a in match.legal_actions()]
@@ -65,17 +65,23 @@ _TRUMP, _EXCHANGE, _PLAY, _OVER = 1, 2, 3, 4
 _SUIT_OF = tuple(i // 10 for i in range(40))
 # Cards of the same suit stronger than card i.
 _ABOVE = tuple(SUIT_MASKS[i // 10] & ~((2 << i) - 1) for i in range(40))
-_BIT_INDEX = {1 << i: i for i in range(40)}
 _NUMBER_WORDS = ("no", "one", "two", "three", "four", "five")
 
 
-def _plays_of(mask: int) -> list[Play]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(PLAYS[_BIT_INDEX[low]])
-        mask ^= low
-    return out
+def _suit_plays(suit: int) -> tuple[tuple[Play, ...], ...]:
+    base = 10 * suit
+    return tuple(
+        tuple(PLAYS[base + strength] for strength in range(9, -1, -1) if bits >> strength & 1) for bits in range(1024)
+    )
+
+
+_SUIT_PLAYS = tuple(_suit_plays(s) for s in range(4))
+_SP0, _SP1, _SP2, _SP3 = _SUIT_PLAYS
+
+
+def _plays_of(mask: int) -> tuple[Play, ...]:
+    """The Play actions of a mask, sorted S H D C then high to low."""
+    return _SP0[mask & 1023] + _SP1[(mask >> 10) & 1023] + _SP2[(mask >> 20) & 1023] + _SP3[mask >> 30]
 
 
 class ExchangeChoices(Sequence[Action]):
@@ -85,15 +91,14 @@ class ExchangeChoices(Sequence[Action]):
     Indexing builds a single action, so drawing one at random costs almost nothing.
     """
 
-    __slots__ = ("_cards", "_subsets", "hand", "max_discard", "may_sit_out", "min_discard")
+    __slots__ = ("_subsets", "hand", "max_discard", "may_sit_out", "min_discard")
 
     def __init__(self, hand: int, may_sit_out: bool, min_discard: int, max_discard: int) -> None:
         self.hand = hand
         self.may_sit_out = may_sit_out
         self.min_discard = min_discard
         self.max_discard = max_discard
-        self._cards = cards_of(hand)
-        self._subsets = _subsets(len(self._cards), min_discard, max_discard)
+        self._subsets = _subsets(hand.bit_count(), min_discard, max_discard)
 
     def __len__(self) -> int:
         return len(self._subsets) + self.may_sit_out
@@ -111,9 +116,12 @@ class ExchangeChoices(Sequence[Action]):
             if index == 0:
                 return SIT_OUT
             index -= 1
-        positions = self._subsets[index]
-        cards = self._cards
-        return Exchange(tuple(cards[p] for p in positions))
+        cards = cards_of(self.hand)
+        chosen = tuple([cards[p] for p in self._subsets[index]])
+        mask = 0
+        for card in chosen:
+            mask |= 1 << card
+        return _new_exchange(chosen, mask)
 
     def __iter__(self) -> Iterator[Action]:
         for index in range(len(self)):
@@ -132,9 +140,19 @@ class ExchangeChoices(Sequence[Action]):
         return False
 
     def __repr__(self) -> str:
-        return f"<ExchangeChoices may_sit_out={self.may_sit_out} discard {self.min_discard}..{self.max_discard} of {len(self._cards)}>"
+        return f"<ExchangeChoices may_sit_out={self.may_sit_out} discard {self.min_discard}..{self.max_discard} of {self.hand.bit_count()}>"
 
 
+def _new_exchange(cards: tuple[Card, ...], mask: int) -> Exchange:
+    """An Exchange whose mask is already known (skips the dataclass constructor)."""
+    action = _object_new(Exchange)
+    _object_setattr(action, "discard", cards)
+    _object_setattr(action, "mask", mask)
+    return action
+
+
+_object_new = object.__new__
+_object_setattr = object.__setattr__
 _SUBSET_CACHE: dict[tuple[int, int, int], tuple[tuple[int, ...], ...]] = {}
 
 
@@ -152,6 +170,24 @@ def _subsets(n: int, low: int, high: int) -> tuple[tuple[int, ...], ...]:
     return found
 
 
+def _play_rules(rules: Rules, trump: int) -> tuple[int, int, bool, bool]:
+    """What the legal-card test needs, fixed once trump is known: the Ace of trumps bit (0 when
+    the leader need not lead it), the trump mask, must-beat-following, must-undertrump."""
+    lead_ace = 1 << (trump * 10 + 9) if rules.must_lead_trump_ace else 0
+    return lead_ace, SUIT_MASKS[trump], rules.must_beat_following, rules.must_undertrump
+
+
+def shuffled_deck(rng: _random.Random) -> list[Card]:
+    """A uniformly shuffled deck: the Lehmer code of 256 random bits (bias below 1e-28),
+    about half the cost of ``rng.shuffle`` and as reproducible for a seeded ``rng``."""
+    code = rng.getrandbits(256)
+    deck = list(CARDS)
+    for i in range(39, 0, -1):
+        code, j = divmod(code, i + 1)
+        deck[i], deck[j] = deck[j], deck[i]
+    return deck
+
+
 class Round:
     """One round, from the dealt deck to the score changes.
 
@@ -161,6 +197,7 @@ class Round:
 
     __slots__ = (
         "_legal",
+        "_play_rules",
         "active",
         "chooser",
         "dealer",
@@ -177,10 +214,12 @@ class Round:
         "phase",
         "rules",
         "scores",
+        "sit_ok",
         "stock",
         "stock_pos",
         "streaks",
         "to_act",
+        "trick",
         "tricks",
         "tricks_won",
         "trump",
@@ -211,13 +250,16 @@ class Round:
     n_active: int
     next_active: list[int]
     tricks: list[list[Card]]
+    trick: list[Card]
     leaders: list[int]
+    sit_ok: list[bool]
     lead_suit: int
     win_card: int
     win_seat: int
     tricks_won: list[int]
     deltas: list[int] | None
     _legal: int
+    _play_rules: tuple[int, int, bool, bool]
 
     def __init__(
         self,
@@ -238,11 +280,14 @@ class Round:
         self.trump = -1
         self.turned = False
         self.trump_action = None
-        hands = [0, 0, 0, 0]
-        for i in range(4):
-            base = 3 * i
-            hands[(chooser + i) % 4] = (1 << deck[base]) | (1 << deck[base + 1]) | (1 << deck[base + 2])
-        self.hands = hands
+        packets = [
+            (1 << deck[0]) | (1 << deck[1]) | (1 << deck[2]),
+            (1 << deck[3]) | (1 << deck[4]) | (1 << deck[5]),
+            (1 << deck[6]) | (1 << deck[7]) | (1 << deck[8]),
+            (1 << deck[9]) | (1 << deck[10]) | (1 << deck[11]),
+        ]
+        # Rotate so that hands[seat] is the seat's packet: the chooser got the first one.
+        self.hands = packets[4 - chooser :] + packets[: 4 - chooser]
         self.stock = deck[20:]
         self.stock_pos = 0
         self.active = [-1, -1, -1, -1]
@@ -252,13 +297,21 @@ class Round:
         self.n_active = 0
         self.next_active = [0, 0, 0, 0]
         self.tricks = []
+        self.trick = []
         self.leaders = []
+        self.sit_ok = [True, True, True, True]
+        self._play_rules = (0, 0, False, False)
         self.lead_suit = -1
         self.win_card = -1
         self.win_seat = -1
         self.tricks_won = [0, 0, 0, 0]
         self.deltas = None
         self._legal = -1
+
+    def __repr__(self) -> str:
+        trump = "SHDC"[self.trump] if self.trump >= 0 else None
+        phase = Phase(self.phase).label
+        return f"<Round dealer={self.dealer} trump={trump} phase={phase} to_act={self.to_act}>"
 
     def copy(self) -> Round:
         """An independent copy: applying actions to it leaves this round unchanged."""
@@ -283,8 +336,11 @@ class Round:
         new.decided = self.decided
         new.n_active = self.n_active
         new.next_active = self.next_active
-        new.tricks = [trick[:] for trick in self.tricks]
+        new.tricks = tricks = [trick[:] for trick in self.tricks]
+        new.trick = tricks[-1] if tricks else []
         new.leaders = self.leaders[:]
+        new.sit_ok = self.sit_ok
+        new._play_rules = self._play_rules
         new.lead_suit = self.lead_suit
         new.win_card = self.win_card
         new.win_seat = self.win_seat
@@ -311,15 +367,11 @@ class Round:
             mask = self._legal
             if mask < 0:
                 mask = self._legal = self._legal_play_mask(self.to_act)
-            return _plays_of(mask)
+            return _SP0[mask & 1023] + _SP1[(mask >> 10) & 1023] + _SP2[(mask >> 20) & 1023] + _SP3[mask >> 30]
         if phase == _EXCHANGE:
+            seat = self.to_act
             rules = self.rules
-            return ExchangeChoices(
-                self.hands[self.to_act],
-                self.must_play_reason(self.to_act) is None,
-                rules.min_discard,
-                rules.max_discard,
-            )
+            return ExchangeChoices(self.hands[seat], self.sit_ok[seat], rules.min_discard, rules.max_discard)
         if phase == _TRUMP:
             return _TRUMP_WITH_TURN if self.rules.turn_up_allowed else TRUMP_ACTIONS
         return ()
@@ -332,6 +384,20 @@ class Round:
         if mask < 0:
             mask = self._legal = self._legal_play_mask(self.to_act)
         return mask
+
+    def _sit_ok(self) -> list[bool]:
+        rules = self.rules
+        if rules.all_play_suit is not None and self.trump == rules.all_play_suit:
+            return [False, False, False, False]
+        limit = rules.max_sit_outs_in_row
+        floor = rules.must_play_at_or_below
+        scores = self.scores
+        ok = [streak < limit for streak in self.streaks]
+        if floor is not None:
+            ok = [ok[seat] and scores[seat] > floor for seat in range(4)]
+        if rules.chooser_must_play:
+            ok[self.chooser] = False
+        return ok
 
     def must_play_reason(self, seat: int) -> str | None:
         """Why ``seat`` may not sit out this round, or ``None`` if it may."""
@@ -349,27 +415,25 @@ class Round:
     def _legal_play_mask(self, seat: int) -> int:
         hand = self.hands[seat]
         lead = self.lead_suit
-        trump = self.trump
+        lead_ace, trump_mask, must_beat, must_undertrump = self._play_rules
         if lead < 0:
-            if self.rules.must_lead_trump_ace:
-                ace = 1 << (trump * 10 + 9)
-                if hand & ace:
-                    return ace
+            if hand & lead_ace:
+                return lead_ace
             return hand
         win = self.win_card
         follow = hand & SUIT_MASKS[lead]
         if follow:
-            if self.rules.must_beat_following and _SUIT_OF[win] == lead:
+            if must_beat and win // 10 == lead:
                 beaters = follow & _ABOVE[win]
                 if beaters:
                     return beaters
             return follow
-        trumps = hand & SUIT_MASKS[trump]
+        trumps = hand & trump_mask
         if trumps:
-            beaters = trumps & _ABOVE[win] if _SUIT_OF[win] == trump else trumps
+            beaters = trumps & _ABOVE[win] if (1 << win) & trump_mask else trumps
             if beaters:
                 return beaters
-            if self.rules.must_undertrump:
+            if must_undertrump:
                 return trumps
         return hand
 
@@ -398,13 +462,50 @@ class Round:
 
     def apply(self, action: Action) -> None:
         """Apply the action of the seat to act; raises :class:`IllegalActionError`."""
-        phase = self.phase
         kind = action.kind
-        if phase == _PLAY and kind == KIND_PLAY:
-            self._play(action.card)  # type: ignore[attr-defined]
-        elif phase == _EXCHANGE and kind in (KIND_EXCHANGE, KIND_SIT_OUT):
+        if kind == KIND_PLAY and self.phase == _PLAY:
+            # The hot path of every search and simulation: kept inline on purpose.
+            card: Card = action.card  # type: ignore[attr-defined]
+            seat = self.to_act
+            legal = self._legal
+            if legal < 0:
+                legal = self._legal_play_mask(seat)
+            if not legal >> card & 1:
+                raise IllegalActionError(self._play_reason(seat, card), seat=seat, action=action)
+            self._legal = -1
+            self.hands[seat] ^= 1 << card
+            trick = self.trick
+            trick.append(card)
+            if len(trick) == 1:
+                self.lead_suit = card // 10
+                self.win_card = card
+                self.win_seat = seat
+            else:
+                win = self.win_card
+                suit = card // 10
+                if suit == win // 10:
+                    if card > win:
+                        self.win_card = card
+                        self.win_seat = seat
+                elif suit == self.trump:
+                    self.win_card = card
+                    self.win_seat = seat
+            if len(trick) < self.n_active:
+                self.to_act = self.next_active[seat]
+                return
+            winner = self.win_seat
+            self.tricks_won[winner] += 1
+            if len(self.tricks) == TRICKS_PER_ROUND:
+                self._finish()
+                return
+            self.trick = trick = []
+            self.tricks.append(trick)
+            self.leaders.append(winner)
+            self.lead_suit = -1
+            self.to_act = winner
+        elif self.phase == _EXCHANGE and kind in (KIND_EXCHANGE, KIND_SIT_OUT):
             self._exchange(action)
-        elif phase == _TRUMP and kind in (KIND_TRUMP, KIND_TURN):
+        elif self.phase == _TRUMP and kind in (KIND_TRUMP, KIND_TURN):
             self._choose_trump(action)
         else:
             raise IllegalActionError(self._wrong_phase(action), seat=self.to_act, action=action)
@@ -430,17 +531,19 @@ class Round:
         self.trump_action = action
         chooser = self.chooser
         hands = self.hands
-        for i in range(4):
-            base = 12 + 2 * i
-            hands[(chooser + i) % 4] |= (1 << deck[base]) | (1 << deck[base + 1])
+        hands[chooser] |= (1 << deck[12]) | (1 << deck[13])
+        hands[(chooser + 1) % 4] |= (1 << deck[14]) | (1 << deck[15])
+        hands[(chooser + 2) % 4] |= (1 << deck[16]) | (1 << deck[17])
+        hands[(chooser + 3) % 4] |= (1 << deck[18]) | (1 << deck[19])
         self.phase = _EXCHANGE
+        self.sit_ok = self._sit_ok()
+        self._play_rules = _play_rules(self.rules, self.trump)
 
     def _exchange(self, action: Action) -> None:
         seat = self.to_act
         if action.kind == KIND_SIT_OUT:
-            reason = self.must_play_reason(seat)
-            if reason is not None:
-                raise IllegalActionError(reason, seat=seat, action=action)
+            if not self.sit_ok[seat]:
+                raise IllegalActionError(self.must_play_reason(seat) or "may not sit out", seat=seat, action=action)
             self.active[seat] = 0
         else:
             assert isinstance(action, Exchange)
@@ -500,47 +603,10 @@ class Round:
         leader = chooser if active[chooser] == 1 else next_active[chooser]
         self.phase = _PLAY
         self.to_act = leader
-        self.tricks.append([])
+        self.trick = []
+        self.tricks.append(self.trick)
         self.leaders.append(leader)
         self._legal = -1
-
-    def _play(self, card: int) -> None:
-        seat = self.to_act
-        legal = self._legal
-        if legal < 0:
-            legal = self._legal_play_mask(seat)
-        if not legal >> card & 1:
-            raise IllegalActionError(self._play_reason(seat, card), seat=seat, action=PLAYS[card])
-        self._legal = -1
-        self.hands[seat] ^= 1 << card
-        trick = self.tricks[-1]
-        trick.append(CARDS[card])
-        if self.lead_suit < 0:
-            self.lead_suit = _SUIT_OF[card]
-            self.win_card = card
-            self.win_seat = seat
-        else:
-            win = self.win_card
-            suit = _SUIT_OF[card]
-            if suit == _SUIT_OF[win]:
-                if card > win:
-                    self.win_card = card
-                    self.win_seat = seat
-            elif suit == self.trump:
-                self.win_card = card
-                self.win_seat = seat
-        if len(trick) < self.n_active:
-            self.to_act = self.next_active[seat]
-            return
-        winner = self.win_seat
-        self.tricks_won[winner] += 1
-        if len(self.tricks) == TRICKS_PER_ROUND:
-            self._finish()
-            return
-        self.tricks.append([])
-        self.leaders.append(winner)
-        self.lead_suit = -1
-        self.to_act = winner
 
     def _finish(self) -> None:
         rules = self.rules
@@ -617,6 +683,7 @@ class Match:
     """
 
     __slots__ = (
+        "_current",
         "initial_scores",
         "initial_streaks",
         "players",
@@ -643,6 +710,9 @@ class Match:
         self.scores = list(self.initial_scores)
         self.streaks = list(self.initial_streaks)
         self.rounds: list[Round] = []
+        # The round in play (None between rounds and once the match is over): the hot
+        # paths test this one attribute instead of the phase.
+        self._current: Round | None = None
         self.winners: list[int] = self._winners()
 
     def _winners(self) -> list[int]:
@@ -658,8 +728,9 @@ class Match:
         new.scores = self.scores[:]
         new.streaks = self.streaks[:]
         new.rounds = self.rounds[:]
-        if new.rounds and not new.rounds[-1].is_over:
-            new.rounds[-1] = new.rounds[-1].copy()
+        new._current = None
+        if self._current is not None:
+            new._current = new.rounds[-1] = self._current.copy()
         new.winners = self.winners[:]
         return new
 
@@ -696,9 +767,8 @@ class Match:
         return (self.rounds[-1].dealer + 1) % 4 if self.rounds else None
 
     def legal_actions(self) -> Sequence[Action]:
-        if self.winners or not self.rounds:
-            return ()
-        return self.rounds[-1].legal_actions()
+        current = self._current
+        return () if current is None else current.legal_actions()
 
     def deal(
         self,
@@ -713,7 +783,7 @@ class Match:
         """
         if self.winners:
             raise IllegalActionError("the match is over")
-        if self.rounds and not self.rounds[-1].is_over:
+        if self._current is not None:
             raise IllegalActionError("the current round is not over")
         expected = self.next_dealer
         if dealer is None:
@@ -729,24 +799,23 @@ class Match:
         if deck is None:
             if rng is None:
                 raise ValueError("pass a deck or an rng to shuffle one")
-            cards = list(CARDS)
-            rng.shuffle(cards)
-            deck = cards
+            deck = shuffled_deck(rng)
         else:
             check_deck(deck)
         new = Round(self.rules, dealer, deck, self.scores, self.streaks)
         self.rounds.append(new)
+        self._current = new
         return new
 
     def apply(self, action: Action) -> None:
         """Apply the action of :attr:`current_seat`; raises :class:`IllegalActionError`."""
-        if self.winners:
-            raise IllegalActionError("the match is over", action=action)
-        if not self.rounds or self.rounds[-1].phase == _OVER:
-            raise IllegalActionError("a new round must be dealt first", action=action)
-        current = self.rounds[-1]
+        current = self._current
+        if current is None:
+            reason = "the match is over" if self.winners else "a new round must be dealt first"
+            raise IllegalActionError(reason, action=action)
         current.apply(action)
         if current.phase == _OVER:
+            self._current = None
             self._settle(current)
 
     def _settle(self, finished: Round) -> None:

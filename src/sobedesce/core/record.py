@@ -2,9 +2,11 @@
 
 Readers take a string or a text stream; the caller owns files.
 
+>>> from sobedesce.core import CARDS
 >>> match = Match("table")
->>> match.deal(dealer=0, deck=CARDS)
->>> record = record_of(match)
+>>> _ = match.deal(dealer=0, deck=CARDS)
+>>> record_of(match)["rounds"][0]["deck"][:3]
+['2S', '3S', '4S']
 >>> read_record(dumps_record(match)).rounds[0].dealer
 0
 >>> summary(match)["next"]

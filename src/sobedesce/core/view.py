@@ -7,6 +7,7 @@ cards played) plus the seat's own hand and own discards.
 >>> import random
 >>> match = Match("classic")
 >>> match.deal(rng=random.Random(3), dealer=0)
+<Round dealer=0 trump=None phase=trump to_act=1>
 >>> view = seat_view(match, 1)
 >>> len(view.hand), view.phase, view.to_act, view.is_my_turn
 (3, <Phase.TRUMP: 1>, 1, True)
@@ -19,7 +20,7 @@ from dataclasses import dataclass
 
 from .actions import Action
 from .cards import Card, Suit, cards_of, mask_of
-from .game import _SUIT_OF, SEATS, Match, Phase, Round
+from .game import _SUIT_OF, SEATS, Match, Phase, Round, _play_rules
 from .rules import Rules
 
 __all__ = ["SeatView", "TrickView", "seat_view", "round_from_view"]
@@ -240,6 +241,7 @@ def round_from_view(view: SeatView, hands: Sequence[int], stock: Sequence[Card])
                 nxt = (nxt + 1) % SEATS
             new.next_active[seat] = nxt
     new.tricks = [list(trick.cards) for trick in view.tricks]
+    new.trick = new.tricks[-1] if new.tricks else []
     new.leaders = [trick.leader for trick in view.tricks]
     new.lead_suit = -1
     new.win_card = -1
@@ -257,6 +259,8 @@ def round_from_view(view: SeatView, hands: Sequence[int], stock: Sequence[Card])
         new.win_card = current.cards[best]
         new.win_seat = current.seats[best]
     new.tricks_won = list(view.tricks_won)
+    new.sit_ok = new._sit_ok()
+    new._play_rules = _play_rules(new.rules, new.trump)
     new.deltas = None
     new._legal = -1
     return new
