@@ -1,0 +1,255 @@
+"""The terminal frontend: draws the table, paces the bots, reads the person's answers.
+
+All game logic is in :class:`~sobedesce.terminal.driver.TableDriver`; this module only turns
+its view and events into screens and prompts into decisions.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import deque
+from collections.abc import Callable, Sequence
+
+from rich.console import Console
+from rich.text import Text
+
+from sobedesce.core import IllegalActionError, Phase, Play
+
+from .driver import Event, TableDriver
+from .inputs import Command, InputError, parse_input
+from .render import (
+    LOG_LINES,
+    card_text,
+    describe_event,
+    help_lines,
+    hint_lines,
+    history_lines,
+    match_over_lines,
+    print_lines,
+    round_over_lines,
+    rules_lines,
+    table_lines,
+)
+
+__all__ = ["TerminalTable"]
+
+
+class _Quit(Exception):
+    """The person typed ``quit``."""
+
+
+class TerminalTable:
+    """Runs a match at a terminal until it ends or the person leaves.
+
+    ``read`` reads one line after showing a prompt (default: the console's ``input``);
+    ``sleep`` paces the bots (``speed`` seconds a move, 0 for instant).
+    """
+
+    def __init__(
+        self,
+        driver: TableDriver,
+        console: Console,
+        *,
+        speed: float = 0.6,
+        read: Callable[[str], str] | None = None,
+        sleep: Callable[[float], None] = time.sleep,
+        notes: Sequence[str] = (),
+    ) -> None:
+        self.driver = driver
+        self.console = console
+        self.speed = max(0.0, speed)
+        self.read = read or (lambda prompt: console.input(prompt, markup=False))
+        self.sleep = sleep
+        self.log: deque[Text] = deque((Text(n, style="dim") for n in notes), maxlen=LOG_LINES)
+        self.notice: list[Text] = []
+
+    # -- the loop ------------------------------------------------------------------------
+
+    def run(self) -> int:
+        """Play until the match ends (0), the person quits or input ends (0), or Ctrl-C (130)."""
+        try:
+            self._loop()
+        except _Quit:
+            self._leave("You leave the table.")
+            return 0
+        except EOFError:
+            self._leave("End of input: you leave the table.")
+            return 0
+        except KeyboardInterrupt:
+            self._leave("Interrupted.")
+            return 130
+        return 0
+
+    def _leave(self, why: str) -> None:
+        self.driver.save()
+        self.console.print()
+        path = self.driver.save_path
+        if path:
+            self.console.print(f"{why} The match is saved in {path}.", markup=False, highlight=False)
+            self.console.print(f"Continue it with: sobedesce play --resume {path}", markup=False, highlight=False)
+        else:
+            self.console.print(
+                f"{why} (Nothing saved: use --save FILE to keep a match.)", markup=False, highlight=False
+            )
+
+    def _loop(self) -> None:
+        driver = self.driver
+        while True:
+            status = driver.status
+            if status == "over":
+                return
+            if status == "deal":
+                self._show_events(driver.deal())
+            elif status == "bot":
+                self._show_events(driver.play_bot())
+            else:
+                self._human_turn()
+
+    # -- drawing -------------------------------------------------------------------------
+
+    def _draw(self, *, guidance: Text | str | None = None, message: Text | str | None = None) -> None:
+        view = self.driver.view()
+        lines = table_lines(
+            view, self.driver.names, log=list(self.log), notice=self.notice, guidance=guidance, message=message
+        )
+        self.console.clear()
+        print_lines(self.console, lines)
+
+    def _page(self, lines: Sequence[Text], prompt: str = "Press Enter to return to the table > ") -> None:
+        self.console.clear()
+        print_lines(self.console, lines)
+        self.console.print()
+        self._ask(prompt)
+
+    def _ask(self, prompt: str) -> str:
+        return self.read(prompt)
+
+    def _pause(self, factor: float = 1.0) -> None:
+        if self.speed > 0:
+            self.sleep(self.speed * factor)
+
+    def _show_events(self, events: Sequence[Event]) -> None:
+        driver = self.driver
+        for event in events:
+            self.log.append(describe_event(event, driver.names, driver.human))
+            if event.kind in ("round", "match"):
+                continue
+            if self.speed > 0 and (event.seat != driver.human or event.kind == "trick"):
+                self._draw()
+                self._pause(2.0 if event.kind == "trick" else 1.0)
+        for event in events:
+            if event.kind == "round":
+                self._round_over(event, last=any(e.kind == "match" for e in events))
+            elif event.kind == "match":
+                self._match_over(event)
+
+    def _round_over(self, event: Event, *, last: bool) -> None:
+        driver = self.driver
+        if self.speed > 0:
+            self._draw()
+            self._pause(2.0)
+        next_dealer = None if last else driver.match.next_dealer
+        lines = round_over_lines(event, driver.names, driver.human, next_dealer)
+        self.notice = []
+        if last:
+            self.console.clear()
+            print_lines(self.console, lines)
+            self.console.print()
+            return
+        while True:
+            self.console.clear()
+            print_lines(self.console, lines)
+            self.console.print()
+            answer = self._ask(f"Press Enter to deal round {event.round_index + 2} > ").strip().lower()
+            if answer in ("quit", "exit"):
+                raise _Quit
+            if answer in ("rules", "help", "history", "hist"):
+                self._page(
+                    rules_lines(driver.match.rules)
+                    if answer == "rules"
+                    else help_lines()
+                    if answer == "help"
+                    else history_lines(driver.view(), driver.names)
+                )
+                continue
+            return
+
+    def _match_over(self, event: Event) -> None:
+        driver = self.driver
+        lines = match_over_lines(event, driver.names, driver.human, len(driver.match.rounds))
+        print_lines(self.console, lines)
+        if driver.save_path:
+            self.console.print(
+                f"The record is saved in {driver.save_path}; replay it with: sobedesce replay {driver.save_path}",
+                markup=False,
+                highlight=False,
+                overflow="fold",
+            )
+
+    # -- the person's turn -----------------------------------------------------------------
+
+    def _human_turn(self) -> None:
+        driver = self.driver
+        forced = driver.forced_play()
+        if forced is not None:
+            card, why = forced
+            note = Text("Forced: you play ", style="bold").append_text(card_text(card, "bold"))
+            note.append(f" — {why}.", style="bold")
+            self.log.append(note)
+            self.notice = []
+            self._draw(message=note)
+            self._pause(2.0)
+            self._show_events(driver.play_human(Play(card)))
+            return
+        message: Text | str | None = None
+        must_play = driver.must_play_reason()
+        while True:
+            view = driver.view()
+            guidance, prompt = self._prompt_for(view.phase, must_play)
+            self._draw(guidance=guidance, message=message)
+            text = self._ask(prompt)
+            message = None
+            self.notice = []
+            try:
+                parsed = parse_input(text, view.phase, view.hand)
+            except InputError as error:
+                message = Text(f"? {error}", style="bold")
+                continue
+            if isinstance(parsed, Command):
+                if parsed.name == "quit":
+                    raise _Quit
+                if parsed.name == "hint":
+                    self.notice = hint_lines(driver.hint(), driver.hint_bot_name)
+                elif parsed.name == "history":
+                    self.notice = history_lines(view, driver.names)
+                elif parsed.name == "rules":
+                    self._page(rules_lines(driver.match.rules))
+                elif parsed.name == "help":
+                    self._page(help_lines(view.phase))
+                continue
+            try:
+                events = driver.play_human(parsed)
+            except IllegalActionError as error:
+                message = Text(f"Not allowed: {error.reason}. Try again.", style="bold red")
+                continue
+            self._show_events(events)
+            return
+
+    def _prompt_for(self, phase: Phase, must_play: str | None) -> tuple[Text | None, str]:
+        rules = self.driver.match.rules
+        if phase == Phase.TRUMP:
+            choices = "S/H/D/C" + ("/turn" if rules.turn_up_allowed else "")
+            return None, f"Trump ({choices}) > "
+        if phase == Phase.EXCHANGE:
+            if rules.min_discard == rules.max_discard:
+                span = f"exactly {rules.min_discard}"
+            else:
+                span = f"{rules.min_discard}-{rules.max_discard}"
+            keep = " or 'keep'" if rules.min_discard == 0 else ""
+            if must_play:
+                reason = must_play.removeprefix("must play: ")
+                guidance = Text(f"You must play: {reason}. Discard {span} cards (2c 5h or 1 4){keep}.")
+                return guidance, "Discard > "
+            guidance = Text(f"Discard {span} cards (2c 5h or 1 4){keep}, or 'sit' to sit out.")
+            return guidance, "Discard or sit > "
+        return None, "Your card > "

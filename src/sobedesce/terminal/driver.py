@@ -1,0 +1,360 @@
+"""The game driver of a table: whose turn it is, asking the bots, taking a person's decision,
+and saving the match record after every decision.
+
+It knows nothing about screens or keyboards, so a terminal and a future web table can share
+it: a frontend asks :attr:`TableDriver.status`, calls :meth:`~TableDriver.deal`,
+:meth:`~TableDriver.play_bot` or :meth:`~TableDriver.play_human`, and shows the
+:class:`Event` objects they return.  Events carry only public facts (and the person's own
+cards), never another seat's hidden cards; what a person sees is always
+:meth:`TableDriver.view`, a :func:`~sobedesce.core.seat_view` of their seat.
+
+>>> driver = TableDriver(Match("classic", players=["Ana", "B1", "B2", "B3"]), 0,
+...                      {s: make_bot("random") for s in (1, 2, 3)}, seed=5)
+>>> driver.status
+'deal'
+>>> [e.kind for e in driver.deal()]
+['deal']
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import random
+import re
+import tempfile
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from sobedesce.bots import make_bot
+from sobedesce.core import (
+    Action,
+    Card,
+    Exchange,
+    IllegalActionError,
+    Match,
+    NameTrump,
+    Phase,
+    Play,
+    SeatView,
+    SitOut,
+    Suit,
+    TrickView,
+    TurnUp,
+    dumps_record,
+    seat_view,
+)
+
+__all__ = [
+    "BOT_FALLBACKS",
+    "HINT_BOTS",
+    "Event",
+    "TableDriver",
+    "bot_label",
+    "level_of_name",
+    "resolve_bot",
+    "save_atomically",
+]
+
+# A level or bot that may not be registered yet falls back along this chain.
+BOT_FALLBACKS: dict[str, tuple[str, ...]] = {
+    "expert": ("strong", "basic", "random"),
+    "hard": ("basic", "random"),
+    "easy": ("basic", "random"),
+    "strong": ("basic", "random"),
+    "basic": ("random",),
+    "oracle": ("strong", "basic", "random"),
+}
+HINT_BOTS = ("strong", "basic", "random")
+
+
+def resolve_bot(name: str) -> tuple[str, Any, str | None]:
+    """``(name used, bot, note)``: the bot called ``name``, or the first available fallback.
+
+    ``note`` says when a fallback was taken.  An unknown name with no fallback raises
+    ``ValueError`` with the registry's message.
+    """
+    key = name.strip().lower()
+    try:
+        return key, make_bot(key), None
+    except ValueError:
+        for other in BOT_FALLBACKS.get(key, ()):
+            try:
+                bot = make_bot(other)
+            except ValueError:
+                continue
+            return other, bot, f"'{key}' is not available yet: playing '{other}' instead"
+        raise
+
+
+def bot_label(number: int, level: str) -> str:
+    """The record's player name of a bot: ``Bot 1 (hard)``."""
+    return f"Bot {number} ({level})"
+
+
+_BOT_NAME = re.compile(r"^Bot \d+ \((?P<level>[\w-]+)\)$")
+
+
+def level_of_name(name: str) -> str | None:
+    """The level in a bot's player name (``Bot 2 (hard)`` → ``hard``), else ``None``."""
+    found = _BOT_NAME.match(name)
+    return found.group("level") if found else None
+
+
+def save_atomically(path: str, text: str) -> None:
+    """Write ``text`` to ``path`` through a temporary file and ``os.replace``: a crash leaves
+    either the old file or the new one, never half of one."""
+    folder = os.path.dirname(os.path.abspath(path))
+    handle, temp = tempfile.mkstemp(prefix=".sobedesce-", suffix=".tmp", dir=folder)
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8") as stream:
+            stream.write(text)
+            stream.flush()
+            os.fsync(stream.fileno())
+        os.replace(temp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(temp)
+        raise
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """Something that happened at the table, in public terms.
+
+    ``kind`` is one of ``deal`` (``seat`` deals, ``chooser`` chooses), ``trump`` (``seat``
+    named ``suit``, or turned up ``turned``), ``exchange`` (``seat`` sat out, or played
+    exchanging ``count`` cards; ``discard``/``drawn`` only for the person's own seat),
+    ``play`` (``seat`` played ``card``), ``trick`` (``trick`` is complete; its ``winner``),
+    ``round`` (the round is scored: ``deltas``, ``tricks_won``, ``active``, ``scores``) and
+    ``match`` (``winners``, ``scores``, ``riscos``).  ``round_index`` is 0-based.
+    """
+
+    kind: Literal["deal", "trump", "exchange", "play", "trick", "round", "match"]
+    round_index: int
+    seat: int | None = None
+    chooser: int | None = None
+    suit: Suit | None = None
+    turned: Card | None = None
+    sit_out: bool = False
+    count: int | None = None
+    discard: tuple[Card, ...] = ()
+    drawn: tuple[Card, ...] = ()
+    card: Card | None = None
+    trick_number: int | None = None
+    trick: TrickView | None = None
+    deltas: tuple[int, ...] = ()
+    tricks_won: tuple[int, ...] = ()
+    active: tuple[bool, ...] = ()
+    scores: tuple[int, ...] = ()
+    winners: tuple[int, ...] = ()
+    riscos: tuple[float, ...] = ()
+    multiplier: int = 1
+
+
+Status = Literal["deal", "human", "bot", "over"]
+
+
+class TableDriver:
+    """One person at ``human_seat`` against ``bots`` (seat → bot) in ``match``.
+
+    Every deck is shuffled by a generator derived from ``seed`` and the round number, and
+    every bot decision by one derived from the seed and the decision's place in the match,
+    so a resumed match with the same seed goes on exactly as it would have.
+    """
+
+    def __init__(
+        self,
+        match: Match,
+        human_seat: int,
+        bots: Mapping[int, Any],
+        *,
+        seed: int,
+        save_path: str | None = None,
+    ) -> None:
+        if not 0 <= human_seat < 4:
+            raise ValueError(f"the person's seat must be 0-3, not {human_seat!r}")
+        missing = [s for s in range(4) if s != human_seat and s not in bots]
+        if missing:
+            raise ValueError(f"no bot for seat(s) {missing}")
+        self.match = match
+        self.human = human_seat
+        self.bots = dict(bots)
+        self.seed = seed
+        self.save_path = save_path
+        self.hint_bot_name: str | None = None
+
+    # -- what a frontend reads ---------------------------------------------------------
+
+    @property
+    def names(self) -> list[str]:
+        players = self.match.players
+        return list(players) if players is not None else [f"Seat {s}" for s in range(4)]
+
+    @property
+    def status(self) -> Status:
+        phase = self.match.phase
+        if phase == Phase.MATCH_OVER:
+            return "over"
+        if phase == Phase.DEAL:
+            return "deal"
+        return "human" if self.match.current_seat == self.human else "bot"
+
+    def view(self) -> SeatView:
+        """What the person sees now."""
+        return seat_view(self.match, self.human)
+
+    def illegal_reason(self, action: Action) -> str | None:
+        """Why the person may not take ``action`` now (``None`` if they may); nothing changes."""
+        probe = self.match.copy()
+        try:
+            probe.apply(action)
+        except IllegalActionError as error:
+            return error.reason
+        return None
+
+    def must_play_reason(self) -> str | None:
+        """In the exchange phase, why the person may not sit out (``None`` if they may)."""
+        if self.status != "human" or self.match.phase != Phase.EXCHANGE:
+            return None
+        return self.illegal_reason(SitOut())
+
+    def forced_play(self) -> tuple[Card, str] | None:
+        """``(card, why)`` when the person has exactly one legal card to play, else ``None``."""
+        if self.status != "human" or self.match.phase != Phase.PLAY:
+            return None
+        view = self.view()
+        legal = [a.card for a in view.legal_actions if isinstance(a, Play)]
+        if len(legal) != 1:
+            return None
+        card = legal[0]
+        if len(view.hand) == 1:
+            return card, "it is your last card"
+        other = next(c for c in view.hand if c != card)
+        reason = self.illegal_reason(Play(other)) or "it is your only legal card"
+        return card, reason
+
+    def hint(self) -> list[Any]:
+        """The options of the strongest available bot for the person's seat, best first.
+
+        A bot that is not registered, or fails to explain, gives way to the next of
+        :data:`HINT_BOTS`; ``hint_bot_name`` tells which one answered.
+        """
+        rng_seed = f"{self.seed}/hint/{len(self.match.rounds)}/{self._decisions()}"
+        view = self.view()
+        for name in HINT_BOTS:
+            try:
+                bot = make_bot(name)
+            except ValueError:
+                continue
+            try:
+                options = list(bot.explain(view, random.Random(rng_seed)))
+            except Exception:  # a bot's bug must not end a person's match
+                continue
+            self.hint_bot_name = name
+            return options
+        self.hint_bot_name = None
+        return []
+
+    # -- moving the match on -------------------------------------------------------------
+
+    def deal(self) -> list[Event]:
+        if self.status != "deal":
+            raise IllegalActionError("no deal is due")
+        rng = random.Random(f"{self.seed}/deal/{len(self.match.rounds)}")
+        current = self.match.deal(rng=rng)
+        self.save()
+        return [Event("deal", len(self.match.rounds) - 1, seat=current.dealer, chooser=current.chooser)]
+
+    def play_bot(self) -> list[Event]:
+        """Let the bot to act take its decision."""
+        if self.status != "bot":
+            raise IllegalActionError("it is not a bot's turn")
+        seat = self.match.current_seat
+        assert seat is not None
+        view = seat_view(self.match, seat)
+        rng = random.Random(f"{self.seed}/bot/{len(self.match.rounds)}/{self._decisions()}")
+        action = self.bots[seat].act(view, rng)
+        return self._apply(seat, action)
+
+    def play_human(self, action: Action) -> list[Event]:
+        """The person's decision; raises :class:`IllegalActionError` (with the rule's reason)."""
+        if self.status != "human":
+            raise IllegalActionError("it is not your turn")
+        return self._apply(self.human, action)
+
+    def save(self) -> None:
+        if self.save_path:
+            save_atomically(self.save_path, dumps_record(self.match) + "\n")
+
+    # -- inside --------------------------------------------------------------------------
+
+    def _decisions(self) -> int:
+        current = self.match.round
+        if current is None:
+            return 0
+        return (current.trump_action is not None) + len(current.exchanges) + sum(len(t) for t in current.tricks)
+
+    def _apply(self, seat: int, action: Action) -> list[Event]:
+        match = self.match
+        before = self.view()
+        done_before = sum(t.winner is not None for t in before.tricks)
+        match.apply(action)
+        index = len(match.rounds) - 1
+        current = match.rounds[-1]
+        after = self.view()
+        events: list[Event] = []
+        if isinstance(action, TurnUp):
+            events.append(Event("trump", index, seat=seat, suit=after.trump, turned=after.turned_card))
+        elif isinstance(action, NameTrump):
+            events.append(Event("trump", index, seat=seat, suit=action.suit))
+        elif isinstance(action, SitOut):
+            events.append(Event("exchange", index, seat=seat, sit_out=True))
+        elif isinstance(action, Exchange):
+            if seat == self.human:
+                kept = set(before.hand) - set(action.discard)
+                drawn_cards = tuple(c for c in after.hand if c not in kept)
+                events.append(
+                    Event(
+                        "exchange",
+                        index,
+                        seat=seat,
+                        count=len(action.discard),
+                        discard=tuple(action.discard),
+                        drawn=drawn_cards,
+                    )
+                )
+            else:
+                events.append(Event("exchange", index, seat=seat, count=len(action.discard)))
+        elif isinstance(action, Play):
+            events.append(Event("play", index, seat=seat, card=action.card))
+        for number, trick in enumerate(after.tricks):
+            if trick.winner is not None and number >= done_before:
+                events.append(Event("trick", index, seat=trick.winner, trick_number=number + 1, trick=trick))
+        if current.is_over:
+            deltas = tuple(current.deltas or (0, 0, 0, 0))
+            events.append(
+                Event(
+                    "round",
+                    index,
+                    deltas=deltas,
+                    tricks_won=tuple(current.tricks_won),
+                    active=tuple(a == 1 for a in current.active),
+                    scores=tuple(match.scores),
+                    suit=Suit(current.trump),
+                    multiplier=match.rules.multiplier(current.trump),
+                )
+            )
+        if match.is_over:
+            events.append(
+                Event(
+                    "match",
+                    index,
+                    scores=tuple(match.scores),
+                    winners=tuple(match.winners),
+                    riscos=tuple(match.riscos() or ()),
+                )
+            )
+        self.save()
+        return events
