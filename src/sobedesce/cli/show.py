@@ -8,6 +8,10 @@ from sobedesce.core import Match, Round, SitOut, Suit, format_cards, winning_sea
 from sobedesce.core.game import Phase
 
 
+def _tricks(count: int) -> str:
+    return f"{count} trick" if count == 1 else f"{count} tricks"
+
+
 def seat_name(match: Match, seat: int) -> str:
     if match.players is not None:
         return f"{match.players[seat]} (seat {seat})"
@@ -50,7 +54,7 @@ def describe_round(match: Match, number: int, current: Round) -> list[str]:
         lines.append(f"  trick {index + 1}: {format_cards(trick)} (led by seat {leader}){tail}")
     if current.deltas is not None:
         changes = ", ".join(
-            f"{seat_name(match, s)} {'sat out' if current.active[s] != 1 else f'{current.tricks_won[s]} tricks {current.deltas[s]:+d}'}"
+            f"{seat_name(match, s)} {'sat out' if current.active[s] != 1 else f'{_tricks(current.tricks_won[s])} {current.deltas[s]:+d}'}"
             for s in range(4)
         )
         lines.append(f"  result: {changes}")

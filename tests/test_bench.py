@@ -1,0 +1,47 @@
+"""The benchmark command: real runs in quick mode, shape of the JSON, the peer optional."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from sobedesce.cli import bench
+
+
+def run_cli(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "sobedesce", *args], capture_output=True, text=True, timeout=120, check=False
+    )
+
+
+@pytest.mark.parametrize("rules", ["classic", "table"])
+def test_bench_json_reports_rounds_and_costs(rules: str) -> None:
+    done = run_cli("bench", "--quick", "--seconds", "0.3", "--json", "--rules", rules)
+    assert done.returncode == 0, done.stderr
+    result = json.loads(done.stdout)
+    assert result["rules"] == rules
+    assert result["sobedesce_rounds_per_s"] > 0
+    # A round has a trump choice, four play-or-sit-out decisions and some plays.
+    assert 5 <= result["sobedesce_decisions_per_round"] <= 25
+    assert set(result["sobedesce"]) == {"legal_actions_ns", "copy_apply_ns"}
+    assert "openspiel_euchre_games_per_s" in result and "ratio" in result
+    if result["openspiel_euchre_games_per_s"] is not None:
+        expected = result["sobedesce_rounds_per_s"] / result["openspiel_euchre_games_per_s"]
+        assert result["ratio"] == pytest.approx(expected, rel=0.01)
+
+
+def test_runner_plays_whole_rounds() -> None:
+    play = bench.sobedesce_round_runner("classic", seed=3)
+    rounds, decisions, elapsed = play(0.05)
+    assert rounds >= 1 and elapsed > 0
+    assert 5 * rounds <= decisions <= 25 * rounds
+
+
+def test_bench_rejects_bad_seconds() -> None:
+    done = run_cli("bench", "--seconds", "0")
+    assert done.returncode == 2
+    assert "--seconds must be positive" in done.stderr
+    assert "Traceback" not in done.stderr
