@@ -5,6 +5,7 @@ from __future__ import annotations
 import doctest
 import json
 import math
+import multiprocessing
 import random
 import re
 import statistics
@@ -215,6 +216,9 @@ def test_illegal_action_is_reported(monkeypatch, capsys):
     monkeypatch.setitem(bots_module.BOTS, "cheat", CheatBot)
     with pytest.raises(BotFailure, match=r"'cheat' \(entry 1 of --bots.*broke the rules.*must play"):
         run_arena(["random", "cheat", "random", "random"], deals=20, seed=1, jobs=1)
+    if multiprocessing.get_start_method() == "fork":  # the workers inherit the patched registry
+        with pytest.raises(BotFailure, match=r"'cheat' \(entry 1 of --bots.*broke the rules"):
+            run_arena(["random", "cheat", "random", "random"], deals=20, seed=1, jobs=2, block=5)
     assert main(["arena", "--bots", "random,cheat,random,random", "--deals", "20", "--jobs", "1"]) == 1
     err = capsys.readouterr().err
     assert "cheat" in err and "broke the rules" in err and "Traceback" not in err
@@ -320,3 +324,9 @@ def test_bot_rngs_are_independent_of_the_process():
     assert bot_rng(1, 2, 3, 0).random() == bot_rng(1, 2, 3, 0).random()
     assert bot_rng(1, 2, 3, 0).random() != bot_rng(1, 2, 0, 0).random()
     assert isinstance(bot_rng(1, 2, 3, 0), random.Random)
+
+
+def test_cli_unreachable_ray_address():
+    done = run_cli("--quick", "--ray", "127.0.0.1:1")
+    assert done.returncode == 2
+    assert "Ray" in done.stderr and "Traceback" not in done.stderr

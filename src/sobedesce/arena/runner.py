@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 import os
+import socket
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
@@ -18,7 +19,7 @@ from typing import Any
 
 from sobedesce.core import RulesError, find_rules
 
-from .jobs import SEATS, JobResult, JobSpec, bucket_ms, play_job
+from .jobs import SEATS, BotFailure, JobResult, JobSpec, bucket_ms, play_job
 from .stats import hist_quantile, mean_ci
 
 __all__ = ["DEFAULT_BLOCK", "ArenaError", "ArenaResult", "check_bots", "plan_jobs", "run_arena"]
@@ -306,6 +307,7 @@ def _run_ray(specs: Sequence[JobSpec], address: str) -> Iterator[JobResult]:
         raise ArenaError("--ray needs Ray, which is not installed: pip install 'sobe-e-desce[cluster]'") from None
     started = False
     if not ray_module.is_initialized():
+        _check_reachable(address)
         try:
             if address == "local":
                 ray_module.init(include_dashboard=False)
@@ -323,10 +325,25 @@ def _run_ray(specs: Sequence[JobSpec], address: str) -> Iterator[JobResult]:
                 try:
                     yield ray_module.get(ref)
                 except ray_module.exceptions.RayTaskError as error:
-                    cause = error.as_instanceof_cause()
                     for ref_left in pending:
                         ray_module.cancel(ref_left)
-                    raise cause from None
+                    cause = getattr(error, "cause", None)
+                    if isinstance(cause, BotFailure):
+                        raise BotFailure(str(cause)) from None
+                    raise
     finally:
         if started:
             ray_module.shutdown()
+
+
+def _check_reachable(address: str) -> None:
+    """Fail fast on a ``host:port`` nobody listens at (Ray itself would retry for minutes)."""
+    if address in ("local", "auto"):
+        return
+    host, sep, port = address.removeprefix("ray://").rpartition(":")
+    if not sep or not port.isdigit():
+        return
+    try:
+        socket.create_connection((host, int(port)), timeout=5).close()
+    except OSError as error:
+        raise ArenaError(f"cannot reach Ray at {address!r}: {error.strerror or error}") from None

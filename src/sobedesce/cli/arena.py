@@ -13,8 +13,8 @@ from contextlib import contextmanager
 from typing import Any
 
 DEFAULT_DEALS = 500
-QUICK_DEALS = 24
-QUICK_BLOCK = 6
+QUICK_DEALS = 40
+QUICK_BLOCK = 20
 
 
 def register(subparsers: Any) -> None:
@@ -43,7 +43,7 @@ def register(subparsers: Any) -> None:
         "--block",
         type=int,
         default=None,
-        help="deals per job; each block starts fresh matches (default 50; 6 with --quick)",
+        help=f"deals per job; each block starts fresh matches (default 50; {QUICK_BLOCK} with --quick)",
     )
     parser.add_argument("--quick", action="store_true", help=f"a small, fast run for CI ({QUICK_DEALS} deals)")
     parser.add_argument("--save", metavar="DIR", help="write every match's record into DIR, one file per match")
