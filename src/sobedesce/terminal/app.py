@@ -85,8 +85,10 @@ class TerminalTable:
         self.console.print()
         path = self.driver.save_path
         if path:
-            self.console.print(f"{why} The match is saved in {path}.", markup=False, highlight=False)
-            self.console.print(f"Continue it with: sobedesce play --resume {path}", markup=False, highlight=False)
+            self.console.print(f"{why} The match is saved in {path}.", markup=False, highlight=False, soft_wrap=True)
+            self.console.print(
+                f"Continue it with: sobedesce play --resume {path}", markup=False, highlight=False, soft_wrap=True
+            )
         else:
             self.console.print(
                 f"{why} (Nothing saved: use --save FILE to keep a match.)", markup=False, highlight=False
@@ -183,7 +185,7 @@ class TerminalTable:
                 f"The record is saved in {driver.save_path}; replay it with: sobedesce replay {driver.save_path}",
                 markup=False,
                 highlight=False,
-                overflow="fold",
+                soft_wrap=True,
             )
 
     # -- the person's turn -----------------------------------------------------------------

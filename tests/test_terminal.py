@@ -1,0 +1,516 @@
+"""Unit tests of ``sobedesce play``'s pieces: renderer, input parsing, driver, CLI edges.
+
+The end-to-end test through a pseudo-terminal is in ``test_terminal_e2e.py``.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import random
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from rich.cells import cell_len
+from rich.console import Console
+
+from sobedesce.bots import make_bot
+from sobedesce.core import (
+    Card,
+    Exchange,
+    IllegalActionError,
+    Match,
+    NameTrump,
+    Phase,
+    Play,
+    SitOut,
+    Suit,
+    TurnUp,
+    dumps_record,
+    read_record,
+    seat_view,
+)
+from sobedesce.terminal import Command, InputError, TableDriver, parse_input, resolve_bot
+from sobedesce.terminal.driver import level_of_name, save_atomically
+from sobedesce.terminal.render import (
+    MAX_LINES,
+    describe_event,
+    help_lines,
+    hint_lines,
+    history_lines,
+    match_over_lines,
+    print_lines,
+    round_over_lines,
+    rules_lines,
+    seat_positions,
+    table_lines,
+)
+
+ROOT = Path(__file__).resolve().parent.parent
+ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
+COLOUR = re.compile(r"\x1b\[(?:[0-9]+;)*(?:3[0-7]|9[0-7]|38;[25];[0-9;]+)(?:;[0-9]+)*m")
+CARD_ON_SCREEN = re.compile(r"(?<![A-Za-z0-9])([A7KJQ65432])([♠♥♦♣])")
+SYMBOL_LETTER = {s.symbol: s.letter for s in Suit}
+NAMES = ["Ana", "Bot 1 (random)", "Bot 2 (random)", "Bot 3 (random)"]
+
+
+def new_driver(rules: str = "classic", seed: int = 1, human: int = 0, save_path: str | None = None) -> TableDriver:
+    names = list(NAMES)
+    names[0], names[human] = names[human], names[0]
+    match = Match(rules, players=names)
+    bots = {s: make_bot("random") for s in range(4) if s != human}
+    return TableDriver(match, human, bots, seed=seed, save_path=save_path)
+
+
+def person_choice(driver: TableDriver, rng: random.Random):
+    return rng.choice(driver.view().legal_actions)
+
+
+def advance(driver: TableDriver, rng: random.Random, until=lambda d: False, limit: int = 10_000) -> None:
+    """Play on (the person choosing at random) until ``until(driver)`` or the match ends."""
+    for _ in range(limit):
+        if driver.status == "over" or until(driver):
+            return
+        if driver.status == "deal":
+            driver.deal()
+        elif driver.status == "bot":
+            driver.play_bot()
+        else:
+            driver.play_human(person_choice(driver, rng))
+    raise AssertionError("the match did not end")
+
+
+def positions(driver: TableDriver, rng: random.Random):
+    """Yield the driver at many moments of a whole match (every decision of anyone)."""
+    while driver.status != "over":
+        yield driver
+        if driver.status == "deal":
+            driver.deal()
+        elif driver.status == "bot":
+            driver.play_bot()
+        else:
+            driver.play_human(person_choice(driver, rng))
+    yield driver
+
+
+def printed(lines, *, terminal: bool, no_color: bool = False) -> str:
+    stream = io.StringIO()
+    console = Console(
+        file=stream,
+        width=80,
+        force_terminal=terminal,
+        color_system="truecolor" if terminal else None,
+        no_color=no_color,
+    )
+    print_lines(console, lines)
+    return stream.getvalue()
+
+
+def check_fits(text: str, max_lines: int = MAX_LINES) -> None:
+    lines = ANSI.sub("", text).rstrip("\n").split("\n")
+    assert len(lines) <= max_lines, f"{len(lines)} lines:\n{text}"
+    for line in lines:
+        assert cell_len(line) <= 80, f"line wider than 80 cells: {line!r}"
+
+
+# -- the renderer ----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("rules", "human"), [("classic", 0), ("table", 0), ("classic", 2), ("table", 3)])
+def test_every_screen_of_a_match_fits_80x24_and_shows_no_hidden_card(rules: str, human: int) -> None:
+    rng = random.Random(human)
+    driver = new_driver(rules, seed=7 + human, human=human)
+    seen_phases = set()
+    log: list = []
+    for step in positions(driver, rng):
+        view = step.view()
+        seen_phases.add(view.phase)
+        lines = table_lines(view, step.names, log=log[-6:], message="Not allowed: must follow suit D. Try again.")
+        plain = printed(lines, terminal=False)
+        check_fits(plain)
+        assert "\x1b" not in plain
+        # Every card on the screen is one the person may know about.
+        visible = set(view.hand) | set(view.played_cards) | set(view.my_discards)
+        if view.turned_card is not None:
+            visible.add(view.turned_card)
+        for rank, symbol in CARD_ON_SCREEN.findall(plain):
+            assert Card.parse(rank + SYMBOL_LETTER[symbol]) in visible, plain
+        # The person's hand is shown in full, numbered.
+        for position, card in enumerate(view.hand, start=1):
+            assert f"{position} {card.rank.letter}{card.suit.symbol}" in plain
+    assert {Phase.TRUMP, Phase.EXCHANGE, Phase.PLAY, Phase.DEAL, Phase.MATCH_OVER} <= seen_phases
+
+
+def test_legal_cards_are_marked_and_listed() -> None:
+    rng = random.Random(3)
+    driver = new_driver(seed=3)
+    advance(driver, rng, until=lambda d: d.status == "human" and d.view().phase == Phase.PLAY)
+    view = driver.view()
+    legal = {a.card for a in view.legal_actions}
+    plain = printed(table_lines(view, driver.names), terminal=False)
+    hand_line = next(line for line in plain.splitlines() if line.startswith("Your hand"))
+    for card in view.hand:
+        name = f"{card.rank.letter}{card.suit.symbol}"
+        assert (name + "*" in hand_line) == (card in legal)
+    legal_line = next(line for line in plain.splitlines() if line.startswith("* legal:"))
+    assert len(CARD_ON_SCREEN.findall(legal_line)) == len(legal)
+
+
+def test_no_colour_without_a_terminal_or_with_no_color() -> None:
+    rng = random.Random(5)
+    driver = new_driver(seed=5)
+    advance(
+        driver, rng, until=lambda d: d.view().phase == Phase.PLAY and d.view().trump in (Suit.HEARTS, Suit.DIAMONDS)
+    )
+    lines = table_lines(driver.view(), driver.names)
+    assert COLOUR.search(printed(lines, terminal=True)), "hearts and diamonds are red on a colour terminal"
+    assert not COLOUR.search(printed(lines, terminal=True, no_color=True))
+    assert "\x1b" not in printed(lines, terminal=False)
+
+
+def test_no_color_environment_is_honoured(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("NO_COLOR", "1")
+    rng = random.Random(5)
+    driver = new_driver(seed=5)
+    advance(driver, rng, until=lambda d: d.view().phase == Phase.PLAY)
+    stream = io.StringIO()
+    console = Console(file=stream, width=80, force_terminal=True)
+    print_lines(console, table_lines(driver.view(), driver.names))
+    assert not COLOUR.search(stream.getvalue())
+
+
+def test_seats_are_drawn_in_the_direction_of_play() -> None:
+    # Counter-clockwise (classic): the next seat to play sits to the person's right.
+    assert seat_positions(Match("classic").rules, 0) == {"bottom": 0, "right": 1, "top": 2, "left": 3}
+    # Clockwise (table): the next seat sits to the person's left.
+    assert seat_positions(Match("table").rules, 0) == {"bottom": 0, "left": 1, "top": 2, "right": 3}
+    assert seat_positions(Match("classic").rules, 2) == {"bottom": 2, "right": 3, "top": 0, "left": 1}
+
+
+def test_screen_puts_the_next_seat_on_the_correct_side() -> None:
+    for rules, side in (("classic", "right"), ("table", "left")):
+        driver = new_driver(rules)
+        driver.deal()
+        plain = printed(table_lines(driver.view(), driver.names), terminal=False)
+        row = next(line for line in plain.splitlines() if "Bot 1" in line and "Bot 3" in line)
+        first, second = ("Bot 3", "Bot 1") if side == "right" else ("Bot 1", "Bot 3")
+        assert row.index(first) < row.index(second), (rules, row)
+
+
+@pytest.mark.parametrize("rules", ["classic", "table"])
+def test_pages_fit_and_rules_are_generated_from_the_rule_set(rules: str) -> None:
+    match = Match(rules)
+    text = printed(rules_lines(match.rules), terminal=False)
+    check_fits(text)
+    assert match.rules.direction in text
+    if rules == "classic":
+        assert "turns up" in text and "0 to 5" in text.replace("\n  ", " ")
+        assert "the chooser" in text and "no need to beat" in text
+    else:
+        assert "turns up" not in text and "1 to 5" in text.replace("\n  ", " ")
+        assert "undertrumping" in text and "beating the winning card" in text
+    check_fits(printed(help_lines(), terminal=False))
+
+
+def test_round_and_match_summaries_fit() -> None:
+    rng = random.Random(11)
+    driver = new_driver(seed=11)
+    rounds = matches = 0
+    while driver.status != "over":
+        if driver.status == "deal":
+            events = driver.deal()
+        elif driver.status == "bot":
+            events = driver.play_bot()
+        else:
+            events = driver.play_human(person_choice(driver, rng))
+        for event in events:
+            check_fits(printed([describe_event(event, driver.names, 0)], terminal=False), 1)
+            if event.kind == "round":
+                rounds += 1
+                text = printed(round_over_lines(event, driver.names, 0, 1), terminal=False)
+                check_fits(text)
+                assert "tricks" in text and "change" in text
+            if event.kind == "match":
+                matches += 1
+                text = printed(match_over_lines(event, driver.names, 0, len(driver.match.rounds)), terminal=False)
+                check_fits(text)
+                assert "riscos" in text and "Winner" in text
+    assert rounds == len(driver.match.rounds) and matches == 1
+
+
+def test_hint_and_history_fit_the_notice_area() -> None:
+    rng = random.Random(2)
+    driver = new_driver(seed=2)
+    advance(driver, rng, until=lambda d: d.status == "human" and d.view().phase == Phase.EXCHANGE)
+    options = driver.hint()
+    assert options and driver.hint_bot_name in ("strong", "basic", "random")
+    lines = hint_lines(options, driver.hint_bot_name)
+    assert len(lines) <= 6
+    check_fits(printed(lines, terminal=False), 6)
+    advance(driver, rng, until=lambda d: d.status == "human" and len(d.view().tricks) >= 3)
+    history = history_lines(driver.view(), driver.names)
+    assert len(history) <= 6 and "Tricks of round" in history[0].plain
+    check_fits(printed(history, terminal=False), 6)
+
+
+# -- input parsing ------------------------------------------------------------------------------
+
+HAND = tuple(Card.parse(c) for c in ["AS", "7H", "KH", "QD", "3C"])
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("h", NameTrump(Suit.HEARTS)),
+        ("S", NameTrump(Suit.SPADES)),
+        ("diamonds", NameTrump(Suit.DIAMONDS)),
+        ("club", NameTrump(Suit.CLUBS)),
+        ("♥", NameTrump(Suit.HEARTS)),
+        ("copas", NameTrump(Suit.HEARTS)),
+        ("turn", TurnUp()),
+        (" Turn ", TurnUp()),
+    ],
+)
+def test_trump_answers(text: str, expected: object) -> None:
+    assert parse_input(text, Phase.TRUMP, HAND[:3]) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("sit", SitOut()),
+        ("sit out", SitOut()),
+        ("keep", Exchange(())),
+        ("0", Exchange(())),
+        ("1 4", Exchange((HAND[0], HAND[3]))),
+        ("2c 5h", Exchange(tuple(Card.parse(c) for c in ("2C", "5H")))),
+        ("3c, 7H", Exchange((HAND[4], HAND[1]))),
+        ("1 kh", Exchange((HAND[0], HAND[2]))),
+        ("q♦", Exchange((HAND[3],))),
+    ],
+)
+def test_exchange_answers(text: str, expected: object) -> None:
+    assert parse_input(text, Phase.EXCHANGE, HAND) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [("7h", Play(HAND[1])), ("KH", Play(HAND[2])), ("5", Play(HAND[4])), ("a♠", Play(HAND[0]))],
+)
+def test_play_answers(text: str, expected: object) -> None:
+    assert parse_input(text, Phase.PLAY, HAND) == expected
+
+
+@pytest.mark.parametrize("word", ["hint", "rules", "history", "help", "quit", "HINT", " exit "])
+def test_commands_at_any_prompt(word: str) -> None:
+    for phase in (Phase.TRUMP, Phase.EXCHANGE, Phase.PLAY):
+        assert isinstance(parse_input(word, phase, HAND), Command)
+
+
+@pytest.mark.parametrize(
+    ("text", "phase", "needle"),
+    [
+        ("x", Phase.TRUMP, "not a suit"),
+        ("", Phase.PLAY, "type a card"),
+        ("9", Phase.PLAY, "no card 9"),
+        ("zz", Phase.PLAY, "not a card"),
+        ("7h ks", Phase.PLAY, "one card"),
+        ("1 as", Phase.EXCHANGE, "twice"),
+        ("8h", Phase.EXCHANGE, "not a card"),
+    ],
+)
+def test_bad_input_says_what_to_type(text: str, phase: Phase, needle: str) -> None:
+    with pytest.raises(InputError, match=needle):
+        parse_input(text, phase, HAND)
+
+
+def test_a_card_not_held_is_left_to_the_rules_core() -> None:
+    # Parsing accepts any card; the core refuses it with its own reason.
+    assert parse_input("2d", Phase.PLAY, HAND) == Play(Card.parse("2D"))
+
+
+# -- the driver -----------------------------------------------------------------------------------
+
+
+def test_driver_saves_after_every_decision(tmp_path: Path) -> None:
+    path = tmp_path / "match.json"
+    driver = new_driver(seed=4, save_path=str(path))
+    rng = random.Random(4)
+    for count, step in enumerate(positions(driver, rng)):
+        if count % 7 == 0 and path.exists():
+            assert dumps_record(read_record(path.read_text(encoding="utf-8"))) == dumps_record(step.match)
+        if count > 120:
+            break
+    assert not list(tmp_path.glob(".sobedesce-*")), "no temporary file is left behind"
+
+
+def test_save_atomically_replaces_the_file(tmp_path: Path) -> None:
+    path = tmp_path / "r.json"
+    save_atomically(str(path), "one")
+    save_atomically(str(path), "two")
+    assert path.read_text() == "two" and [p.name for p in tmp_path.iterdir()] == ["r.json"]
+
+
+def test_illegal_moves_raise_the_rules_reason_and_change_nothing() -> None:
+    rng = random.Random(8)
+    driver = new_driver(seed=8)
+    found = False
+    for _ in range(40):
+        advance(driver, rng, until=lambda d: d.status == "human" and d.view().phase == Phase.PLAY)
+        if driver.status == "over":
+            break
+        view = driver.view()
+        legal = {a.card for a in view.legal_actions}
+        illegal = [c for c in view.hand if c not in legal]
+        if illegal:
+            before = dumps_record(driver.match)
+            with pytest.raises(IllegalActionError) as caught:
+                driver.play_human(Play(illegal[0]))
+            assert caught.value.reason.startswith("must ")
+            assert driver.illegal_reason(Play(illegal[0])) == caught.value.reason
+            assert dumps_record(driver.match) == before
+            found = True
+            break
+        driver.play_human(Play(next(iter(legal))))
+    assert found
+
+
+def test_forced_play_and_must_play_reasons() -> None:
+    rng = random.Random(9)
+    driver = new_driver(seed=9)
+    forced_reasons: set[str] = set()
+    must_play: set[str] = set()
+    while driver.status != "over":
+        if driver.status == "human":
+            forced = driver.forced_play()
+            legal = driver.view().legal_actions
+            if driver.view().phase == Phase.PLAY:
+                assert (forced is not None) == (len(legal) == 1)
+            if forced is not None:
+                assert forced[0] == legal[0].card
+                forced_reasons.add(forced[1])
+            reason = driver.must_play_reason()
+            if reason is not None:
+                must_play.add(reason)
+                assert SitOut() not in legal
+        advance(driver, rng, until=lambda d: d.status == "human", limit=100)
+        if driver.status == "human":
+            driver.play_human(person_choice(driver, rng))
+    assert "it is your last card" in forced_reasons
+    assert any(r.startswith("must play") for r in must_play)
+
+
+def test_a_resumed_match_goes_on_exactly_as_it_would_have(tmp_path: Path) -> None:
+    def person(driver: TableDriver):
+        view = driver.view()
+        return random.Random(f"{view.round_index}/{len(view.played_cards)}/{view.phase}").choice(view.legal_actions)
+
+    def finish(driver: TableDriver, stop_after: int | None = None) -> None:
+        steps = 0
+        while driver.status != "over" and (stop_after is None or steps < stop_after):
+            if driver.status == "deal":
+                driver.deal()
+            elif driver.status == "bot":
+                driver.play_bot()
+            else:
+                driver.play_human(person(driver))
+            steps += 1
+
+    whole = new_driver(seed=21)
+    finish(whole)
+    path = tmp_path / "m.json"
+    first = new_driver(seed=21, save_path=str(path))
+    finish(first, stop_after=57)
+    resumed_match = read_record(path.read_text(encoding="utf-8"))
+    resumed = TableDriver(resumed_match, 0, {s: make_bot("random") for s in (1, 2, 3)}, seed=21)
+    finish(resumed)
+    assert dumps_record(resumed.match) == dumps_record(whole.match)
+
+
+def test_events_never_show_another_seat_s_discards() -> None:
+    rng = random.Random(12)
+    driver = new_driver(seed=12)
+    while driver.status != "over":
+        if driver.status == "deal":
+            events = driver.deal()
+        elif driver.status == "bot":
+            events = driver.play_bot()
+        else:
+            events = driver.play_human(person_choice(driver, rng))
+        for event in events:
+            if event.kind == "exchange" and event.seat != 0:
+                assert event.discard == () and event.drawn == ()
+
+
+def test_bot_names_levels_and_fallbacks() -> None:
+    assert level_of_name("Bot 2 (hard)") == "hard"
+    assert level_of_name("Ana") is None
+    used, bot, note = resolve_bot("random")
+    assert used == "random" and note is None and hasattr(bot, "act")
+    used, bot, note = resolve_bot("hard")  # a level that may not be registered yet
+    assert hasattr(bot, "act")
+    assert (note is None) == (used == "hard")
+    with pytest.raises(ValueError):
+        resolve_bot("no-such-bot")
+
+
+def test_the_view_is_the_only_source_of_the_screen() -> None:
+    # Two matches that differ only in another seat's hidden cards draw the same screen.
+    rng = random.Random(1)
+    driver = new_driver(seed=1)
+    advance(driver, rng, until=lambda d: d.status == "human" and d.view().phase == Phase.PLAY)
+    view = driver.view()
+    assert table_lines(view, driver.names) == table_lines(seat_view(driver.match, 0), driver.names)
+
+
+# -- the command, without a terminal -----------------------------------------------------------------
+
+
+def run_play(*args: str, stdin: str = "", env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "sobedesce", "play", *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={**os.environ, **(env or {})},
+        cwd=ROOT,
+    )
+
+
+def test_piped_output_has_no_ansi_and_eof_leaves_cleanly(tmp_path: Path) -> None:
+    path = tmp_path / "p.json"
+    result = run_play("--seed", "3", "--bots", "random", "--speed", "0", "--save", str(path), stdin="h\nkeep\nhint\n")
+    assert result.returncode == 0, result.stderr
+    assert "\x1b" not in result.stdout
+    assert "End of input" in result.stdout and f"--resume {path}" in result.stdout
+    assert "Traceback" not in result.stderr
+    record = json.loads(path.read_text(encoding="utf-8"))
+    assert record["players"] == ["You", "Bot 1 (random)", "Bot 2 (random)", "Bot 3 (random)"]
+    read_record(path.read_text(encoding="utf-8"))
+    for screen in result.stdout.split("End of input")[0].split("Sobe e Desce · ")[1:]:
+        check_fits(screen, 24)
+
+
+def test_quit_saves_and_exits_zero(tmp_path: Path) -> None:
+    path = tmp_path / "q.json"
+    result = run_play("--seed", "5", "--bots", "random", "--speed", "0", "--save", str(path), stdin="quit\n")
+    assert result.returncode == 0
+    assert "You leave the table" in result.stdout
+    assert read_record(path.read_text(encoding="utf-8")).rounds
+
+
+def test_bad_options_are_reported_without_a_traceback(tmp_path: Path) -> None:
+    result = run_play("--bots", "random,random")
+    assert result.returncode == 2 and "one name or three" in result.stderr
+    result = run_play("--bots", "nonsense")
+    assert result.returncode == 2 and "unknown bot" in result.stderr
+    bad = tmp_path / "bad.json"
+    bad.write_text("{not json")
+    result = run_play("--resume", str(bad))
+    assert result.returncode == 2 and "cannot resume" in result.stderr
+    assert "Traceback" not in result.stderr

@@ -1,0 +1,217 @@
+"""``sobedesce play`` driven through a pseudo-terminal, typed as a person would.
+
+One whole match: trump, exchanges (by card, by position, keep, sit), plays (by card and by
+position), an illegal card (the rule's reason is shown and the prompt repeats), forced plays
+(the reason is announced), ``hint``, ``rules``, ``history``; the match is saved after every
+decision, the process is killed mid-match, resumed with ``--resume`` and finished; the record
+replays.  Plus Ctrl-C and Ctrl-D.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import re
+import signal
+from pathlib import Path
+
+import pytest
+
+pexpect = pytest.importorskip("pexpect")
+
+from sobedesce.core import Card, Suit, read_record  # noqa: E402
+
+ROOT = Path(__file__).resolve().parent.parent
+SOBEDESCE = str(ROOT / ".venv" / "bin" / "sobedesce")
+ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]|\x1b[()][A-Z0-9]|\r")
+CARD = re.compile(r"([A7KJQ65432])([♠♥♦♣])")
+HAND_CARD = re.compile(r"(\d) ([A7KJQ65432][♠♥♦♣])")
+LETTER = {s.symbol: s.letter for s in Suit}
+
+PROMPTS = [
+    r"Trump \(S/H/D/C(?:/turn)?\) > ",
+    r"Discard or sit > ",
+    r"Discard > ",
+    r"Your card > ",
+    r"Press Enter to deal round (\d+) > ",
+    r"Press Enter to return to the table > ",
+    pexpect.EOF,
+]
+TRUMP, EXCHANGE, MUST_EXCHANGE, CARD_PROMPT, NEXT_ROUND, PAGE, END = range(7)
+
+
+def spawn(*args: str) -> pexpect.spawn:
+    env = {**os.environ, "NO_COLOR": "1", "TERM": "xterm", "COLUMNS": "80", "LINES": "24"}
+    return pexpect.spawn(
+        SOBEDESCE,
+        ["play", *args],
+        env=env,
+        encoding="utf-8",
+        dimensions=(24, 80),
+        timeout=20,
+        cwd=str(ROOT),
+    )
+
+
+def letters(text: str) -> str:
+    """``K♠`` → ``ks``: how a person types a card."""
+    return text[0].lower() + LETTER[text[1]].lower()
+
+
+def screen_of(child: pexpect.spawn) -> str:
+    return ANSI.sub("", child.before or "")
+
+
+def hand_of(screen: str) -> list[str]:
+    lines = [line for line in screen.splitlines() if line.startswith("Your hand")]
+    return [card for _, card in HAND_CARD.findall(lines[-1])] if lines else []
+
+
+def legal_of(screen: str) -> list[str]:
+    lines = [line for line in screen.splitlines() if line.startswith("* legal:")]
+    return ["".join(m) for m in CARD.findall(lines[-1])] if lines else []
+
+
+class Person:
+    """Answers prompts the way a person would, and notes what the screen told them."""
+
+    def __init__(self, rng: random.Random) -> None:
+        self.rng = rng
+        self.transcript: list[str] = []
+        self.done: set[str] = set()
+        self.rounds_started = 1
+
+    def step(self, child: pexpect.spawn) -> int:
+        which = child.expect(PROMPTS)
+        screen = screen_of(child)
+        self.transcript.append(screen)
+        if which == TRUMP:
+            child.sendline(self.rng.choice(["s", "H", "d", "clubs", "turn", "turn"]))
+        elif which in (EXCHANGE, MUST_EXCHANGE):
+            hand = hand_of(screen)
+            assert len(hand) == 5, screen
+            if which == MUST_EXCHANGE:
+                assert "You must play:" in screen
+                self.done.add("must play")
+            options = ["keep", "0", "1 4", f"{letters(hand[1])} {letters(hand[2])}", "2"]
+            if which == EXCHANGE:
+                options += ["sit"] * 3
+            child.sendline(self.rng.choice(options))
+        elif which == CARD_PROMPT:
+            self.play(child, screen)
+        elif which == NEXT_ROUND:
+            self.rounds_started = int(child.match.group(1))
+            assert "Round " in screen and "change" in screen and "score" in screen
+            child.sendline("")
+        elif which == PAGE:
+            child.sendline("")
+        return which
+
+    def play(self, child: pexpect.spawn, screen: str) -> None:
+        hand, legal = hand_of(screen), legal_of(screen)
+        assert legal and set(legal) <= set(hand), screen
+        illegal = [c for c in hand if c not in legal]
+        if illegal and "illegal" not in self.done:
+            self.done.add("illegal")
+            child.sendline(letters(illegal[0]))
+            child.expect(r"Your card > ")
+            again = screen_of(child)
+            self.transcript.append(again)
+            assert re.search(r"Not allowed: must [^.]+\. Try again\.", again), again
+            assert hand_of(again) == hand, "the prompt repeats with the same hand"
+        for command, proof in (("hint", r"Hint from the \w+ bot"), ("history", r"Tricks of round \d+")):
+            if command not in self.done and len(hand) <= 4:
+                self.done.add(command)
+                child.sendline(command)
+                child.expect(proof)
+                child.expect(r"Your card > ")
+        if "rules" not in self.done:
+            self.done.add("rules")
+            child.sendline("rules")
+            child.expect(r"Rules: classic")
+            child.expect(r"Press Enter to return to the table > ")
+            assert "counter-clockwise" in screen_of(child)
+            child.sendline("")
+            child.expect(r"Your card > ")
+        card = self.rng.choice(legal)
+        if self.rng.random() < 0.5:
+            child.sendline(str(hand.index(card) + 1))
+        else:
+            child.sendline(letters(card) if self.rng.random() < 0.5 else letters(card).upper())
+
+
+def test_a_whole_match_with_a_kill_and_a_resume(tmp_path: Path) -> None:
+    path = tmp_path / "match.json"
+    args = ["--seed", "4242", "--bots", "random", "--speed", "0", "--name", "Tess", "--save", str(path)]
+    person = Person(random.Random(1))
+    child = spawn(*args)
+    # Play into the third round, then kill the process while it waits for a card.
+    for _ in range(2000):
+        which = person.step(child)
+        assert which != END, "the match ended before the kill"
+        if person.rounds_started >= 3 and which == CARD_PROMPT:
+            break
+    child.expect(r"Your card > ")
+    hand_before_kill = hand_of(screen_of(child))
+    child.kill(signal.SIGKILL)
+    child.close(force=True)
+    saved = read_record(path.read_text(encoding="utf-8"))
+    assert not saved.is_over and len(saved.rounds) >= 3
+    assert saved.players == ("Tess", "Bot 1 (random)", "Bot 2 (random)", "Bot 3 (random)")
+
+    child = spawn("--resume", str(path), "--seed", "4242", "--speed", "0", "--name", "Tess")
+    child.expect(r"Your card > ")
+    resumed_screen = screen_of(child)
+    assert "Resumed" in resumed_screen
+    assert hand_of(resumed_screen) == hand_before_kill, "the resumed match starts where it stopped"
+    person.play(child, resumed_screen)
+    for _ in range(5000):
+        if person.step(child) == END:
+            break
+    else:
+        raise AssertionError("the match did not end")
+    child.close()
+    assert child.exitstatus == 0
+    ending = ANSI.sub("", person.transcript[-1])
+    assert "The match is over" in ending and "riscos" in ending and "Winner" in ending
+    assert f"sobedesce replay {path}" in ending.replace("\n", "")
+
+    whole = "\n".join(person.transcript)
+    assert {"illegal", "hint", "history", "rules", "must play"} <= person.done
+    forced = re.findall(r"Forced: you play [^ ]+ — ([^.\n]+)\.", whole)
+    assert forced, "a forced card is announced with its reason"
+    assert "it is your last card" in forced
+    assert any(reason.startswith("must ") for reason in forced), "a rule that forces a card is named"
+
+    final = read_record(path.read_text(encoding="utf-8"))
+    assert final.is_over and final.winners
+    assert final.players is not None and final.players[0] == "Tess"
+    assert sum(final.riscos() or []) == pytest.approx(0)
+    # Every hand shown was the person's own: cards parse, five at most.
+    assert all(len(hand_of(s)) <= 5 for s in person.transcript)
+    assert all(Card.parse(letters(c)) for s in person.transcript[:5] for c in hand_of(s))
+
+
+def test_ctrl_c_saves_and_exits_cleanly(tmp_path: Path) -> None:
+    path = tmp_path / "c.json"
+    child = spawn("--seed", "9", "--bots", "random", "--speed", "0", "--save", str(path))
+    child.expect([r"Trump \(", r"Discard", r"Your card > "])
+    child.sendintr()
+    child.expect(r"Interrupted\. The match is saved in")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 130
+    assert "Traceback" not in (child.before or "")
+    assert read_record(path.read_text(encoding="utf-8")).rounds
+
+
+def test_ctrl_d_saves_and_exits_cleanly(tmp_path: Path) -> None:
+    path = tmp_path / "d.json"
+    child = spawn("--seed", "10", "--bots", "random", "--speed", "0", "--save", str(path))
+    child.expect([r"Trump \(", r"Discard", r"Your card > "])
+    child.sendeof()
+    child.expect(r"End of input: you leave the table\. The match is saved in")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+    assert read_record(path.read_text(encoding="utf-8")).rounds
