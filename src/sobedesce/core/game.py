@@ -208,6 +208,7 @@ class Round:
         "exchanges",
         "hands",
         "lead_suit",
+        "leader",
         "leaders",
         "n_active",
         "next_active",
@@ -251,6 +252,7 @@ class Round:
     next_active: list[int]
     tricks: list[list[Card]]
     trick: list[Card]
+    leader: int
     leaders: list[int]
     sit_ok: list[bool]
     lead_suit: int
@@ -298,6 +300,7 @@ class Round:
         self.next_active = [0, 0, 0, 0]
         self.tricks = []
         self.trick = []
+        self.leader = -1
         self.leaders = []
         self.sit_ok = [True, True, True, True]
         self._play_rules = (0, 0, False, False)
@@ -339,6 +342,7 @@ class Round:
         new.tricks = tricks = [trick[:] for trick in self.tricks]
         new.trick = tricks[-1] if tricks else []
         new.leaders = self.leaders[:]
+        new.leader = self.leader
         new.sit_ok = self.sit_ok
         new._play_rules = self._play_rules
         new.lead_suit = self.lead_suit
@@ -474,9 +478,9 @@ class Round:
                 raise IllegalActionError(self._play_reason(seat, card), seat=seat, action=action)
             self._legal = -1
             self.hands[seat] ^= 1 << card
-            trick = self.trick
-            trick.append(card)
-            if len(trick) == 1:
+            self.trick.append(card)
+            leader = self.leader
+            if seat == leader:
                 self.lead_suit = card // 10
                 self.win_card = card
                 self.win_seat = seat
@@ -490,8 +494,9 @@ class Round:
                 elif suit == self.trump:
                     self.win_card = card
                     self.win_seat = seat
-            if len(trick) < self.n_active:
-                self.to_act = self.next_active[seat]
+            following = self.next_active[seat]
+            if following != leader:
+                self.to_act = following
                 return
             winner = self.win_seat
             self.tricks_won[winner] += 1
@@ -501,6 +506,7 @@ class Round:
             self.trick = trick = []
             self.tricks.append(trick)
             self.leaders.append(winner)
+            self.leader = winner
             self.lead_suit = -1
             self.to_act = winner
         elif self.phase == _EXCHANGE and kind in (KIND_EXCHANGE, KIND_SIT_OUT):
@@ -606,6 +612,7 @@ class Round:
         self.trick = []
         self.tricks.append(self.trick)
         self.leaders.append(leader)
+        self.leader = leader
         self._legal = -1
 
     def _finish(self) -> None:

@@ -225,7 +225,8 @@ def _parse(text: str | IO[str]) -> tuple[Match, list[_RoundData]]:
 
 def _replay_round(match: Match, data: _RoundData, number: int) -> None:
     if match.is_over:
-        raise RecordRuleError(number, "", None, None, f"a round after the match ended (in round {number - 1})")
+        ended = f"in round {number - 1}" if number > 1 else "before it: a starting score is at or below the target"
+        raise RecordRuleError(number, "", None, None, f"a round after the match ended ({ended})")
     previous = match.round
     if previous is not None and not previous.is_over:
         raise RecordRuleError(number, "", None, None, f"round {number - 1} is not complete")

@@ -243,6 +243,7 @@ def round_from_view(view: SeatView, hands: Sequence[int], stock: Sequence[Card])
     new.tricks = [list(trick.cards) for trick in view.tricks]
     new.trick = new.tricks[-1] if new.tricks else []
     new.leaders = [trick.leader for trick in view.tricks]
+    new.leader = new.leaders[-1] if new.leaders else -1
     new.lead_suit = -1
     new.win_card = -1
     new.win_seat = -1
