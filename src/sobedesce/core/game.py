@@ -503,7 +503,8 @@ class Round:
             if len(self.tricks) == TRICKS_PER_ROUND:
                 self._finish()
                 return
-            self.trick = trick = []
+            trick: list[Card] = []
+            self.trick = trick
             self.tricks.append(trick)
             self.leaders.append(winner)
             self.leader = winner
