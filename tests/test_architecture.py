@@ -1,0 +1,36 @@
+"""The core imports only the standard library and nothing else of ``sobedesce``."""
+
+from __future__ import annotations
+
+import ast
+import sys
+from pathlib import Path
+
+CORE = Path(__file__).resolve().parents[1] / "src" / "sobedesce" / "core"
+
+
+def imported_modules(path: Path) -> set[str]:
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    names: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names.update(alias.name.split(".")[0] for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            names.add(node.module.split(".")[0])
+    return names
+
+
+def test_core_imports_only_the_standard_library() -> None:
+    files = sorted(CORE.glob("*.py"))
+    assert files, "the core package was not found"
+    for path in files:
+        outside = {name for name in imported_modules(path) if name not in sys.stdlib_module_names and name != "__future__"}
+        assert not outside, f"{path.name} imports {sorted(outside)}"
+
+
+def test_core_uses_only_relative_imports_of_itself() -> None:
+    for path in sorted(CORE.glob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and node.level:
+                assert node.level == 1, f"{path.name} reaches outside the core: from {'.' * node.level}{node.module}"
