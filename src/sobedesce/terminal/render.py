@@ -29,6 +29,7 @@ from sobedesce.core import (
     Suit,
     TrickView,
     TurnUp,
+    sorted_cards,
 )
 
 from .driver import Event
@@ -120,7 +121,7 @@ def action_text(action: Action) -> Text:
     if isinstance(action, Exchange):
         if not action.discard:
             return Text("keep all five")
-        return Text("discard ").append_text(cards_text(action.discard))
+        return Text("discard ").append_text(cards_text(sorted_cards(action.discard)))
     return Text(str(action))
 
 
@@ -268,7 +269,7 @@ def table_lines(
             second.append(" (turned up ").append_text(card_text(view.turned_card)).append(")")
         multiplier = rules.multiplier(view.trump)
         if multiplier != 1:
-            second.append(f" x{multiplier}", style="bold")
+            second.append(f" · points x{multiplier}", style="bold")
     if view.round_index >= 0:
         second.append(f" · stock {view.stock_count}")
     if view.dealer is not None:
@@ -568,7 +569,7 @@ def hint_lines(options: Sequence[Any], bot_name: str | None) -> list[Text]:
     shown = list(options)[: LOG_LINES - 2] if len(options) > LOG_LINES - 1 else list(options)
     for option in shown:
         line = Text("  ").append_text(action_text(option.action))
-        pad = max(1, 22 - line.cell_len)
+        pad = max(1, 28 - line.cell_len)
         line.append(" " * pad).append(f"{option.expected_delta:+.2f}")
         if option.note:
             line.append("   " + option.note, style="dim")
