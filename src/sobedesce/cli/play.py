@@ -132,6 +132,4 @@ def run(args: argparse.Namespace) -> int:
     except OSError as error:
         return fail(f"cannot save to {save_path}: {error.strerror}", 1)
     console = Console(highlight=False, emoji=False)
-    if match.is_over:
-        console.print("This match is already over.", markup=False)
     return TerminalTable(driver, console, speed=args.speed, notes=notes).run()

@@ -96,6 +96,17 @@ class TerminalTable:
 
     def _loop(self) -> None:
         driver = self.driver
+        if driver.status == "over":  # a finished match was resumed: show how it ended
+            match = driver.match
+            ended = Event(
+                "match",
+                len(match.rounds) - 1,
+                scores=tuple(match.scores),
+                winners=tuple(match.winners),
+                riscos=tuple(match.riscos() or ()),
+            )
+            self._match_over(ended)
+            return
         while True:
             status = driver.status
             if status == "over":
