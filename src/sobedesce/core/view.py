@@ -171,7 +171,7 @@ def _round_view(
     tricks = []
     for index, cards in enumerate(current.tricks):
         leader = current.leaders[index]
-        seats = [leader]
+        seats = [leader] if cards else []
         while len(seats) < len(cards):
             seats.append(current.next_active[seats[-1]])
         tricks.append(TrickView(leader, tuple(cards), tuple(seats), current.trick_winner(index)))
