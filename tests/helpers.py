@@ -136,17 +136,28 @@ def round_entry(
     return out
 
 
-def run_replay(path: str | os.PathLike[str], *extra: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
+def run_replay(
+    path: str | os.PathLike[str],
+    *extra: str,
+    stdin: str | bytes | None = None,
+    env: dict[str, str] | None = None,
+) -> subprocess.CompletedProcess[str]:
     """Run the installed ``sobedesce replay`` command on a file (the real CLI, in a subprocess)."""
     exe = Path(sys.executable).parent / "sobedesce"
     command = [str(exe)] if exe.exists() else [sys.executable, "-m", "sobedesce"]
-    return subprocess.run(
+    result = subprocess.run(
         [*command, "replay", *extra, str(path)],
         capture_output=True,
-        text=True,
-        input=stdin,
+        input=stdin.encode() if isinstance(stdin, str) else stdin,
         timeout=60,
         cwd=ROOT,
+        env={**os.environ, **(env or {})},
+    )
+    return subprocess.CompletedProcess(
+        result.args,
+        result.returncode,
+        result.stdout.decode("utf-8", "replace"),
+        result.stderr.decode("utf-8", "replace"),
     )
 
 

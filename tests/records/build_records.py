@@ -510,6 +510,42 @@ for preset in ("classic", "table"):
     rec, seat, n = illegal_play(preset, "", "AH KS 2D", "KS")
     bad(f"{preset}-must-lead-trump-ace", rec, rf"^round 1, trick {n}, seat {seat} plays KS: .*Ace")
 
+# -- rules objects overriding single settings (RULES.md §6: every row is a named setting) ------
+
+LONE_C = [round_entry(3, DECK3, "C", [(0, []), (1, N), (2, N), (3, N)])]
+# start score 10 (so the default "scores" are 10 each); alone with Clubs: 10 - 10 = 0, a win
+ok(
+    "classic-start-score-10",
+    record(LONE_C, rules={"preset": "classic", "start_score": 10}),
+    summ(
+        [rnd(3, "C", [T, F, F, F], [5, N, N, N], [0, 10, 10, 10])],
+        [0, 10, 10, 10],
+        None,
+        winners=[0],
+        riscos=[30, -10, -10, -10],
+    ),
+)
+ok(
+    "classic-clubs-not-doubled",
+    record(LONE_C, rules={"preset": "classic", "doubled_suit": None}),
+    summ([rnd(3, "C", [T, F, F, F], [5, N, N, N], [15, 20, 20, 20])], [15, 20, 20, 20], deal(0)),
+)
+ok(
+    "table-turn-up-allowed-trump-phase",
+    record([round_entry(0, DECK0)], rules={"preset": "table", "turn_up_allowed": True}),
+    summ([rnd(0, N, [N] * 4, [N] * 4, S20)], S20, {"seat": 1, "phase": "trump", "legal": ["S", "H", "D", "C", "turn"]}),
+)
+ok(  # table's other settings stay: the chooser may sit out, at least one card
+    "table-turn-up-allowed",
+    record([round_entry(3, TURN, "turn")], rules={"preset": "table", "turn_up_allowed": True}),
+    summ([rnd(3, "C", [N] * 4, [N] * 4, S20)], S20, exch(0, T, 1)),
+)
+ok(
+    "classic-chooser-may-sit-out-override",
+    record([round_entry(3, DECK3, "S", [(0, N)])], rules={"preset": "classic", "chooser_must_play": False}),
+    summ([rnd(3, "S", [F, N, N, N], [N] * 4, S20)], S20, exch(1, T, 0)),
+)
+
 # -- the deck ----------------------------------------------------------------------------------------
 
 dup = list(DECK3)

@@ -1,0 +1,144 @@
+"""The match through the engine's API: dealing order, scoring (RULES.md §3.7, §3.8) and riscos (§5)."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from helpers import build_deck, split
+from sobedesce.core import (
+    Card,
+    Exchange,
+    IllegalActionError,
+    Match,
+    NameTrump,
+    Phase,
+    Play,
+    SitOut,
+    Suit,
+    check_deck,
+    riscos_for,
+    seat_view,
+)
+
+
+def _deck(dealer: int, hands: dict[int, str] | None = None) -> list[Card]:
+    return [Card.parse(c) for c in build_deck(dealer, hands or {})]
+
+
+def test_riscos_classic_text_example() -> None:
+    assert riscos_for([0, 11, 2, 5], [0]) == [18, -11, -2, -5]
+
+
+def test_riscos_shared_win_is_a_fraction() -> None:
+    got = riscos_for([-1, 0, 20, 7], [0, 1])
+    assert got == [13.5, 13.5, -20, -7]
+    assert sum(got) == 0
+
+
+def test_riscos_three_winners() -> None:
+    got = riscos_for([0, -2, 0, 10], [0, 1, 2])
+    assert got == pytest.approx([10 / 3, 10 / 3, 10 / 3, -10])
+
+
+def test_riscos_winner_below_zero_gains_only_the_losers_total() -> None:
+    assert riscos_for([-7, 3, 4, 5], [0]) == [12, -3, -4, -5]
+
+
+def _lone(match: Match, dealer: int, trump: str, alone: int) -> None:
+    """A round where only ``alone`` plays (everyone else sits out)."""
+    match.deal(_deck(dealer), dealer=dealer)
+    match.apply(NameTrump(Suit.parse(trump)))
+    for offset in range(4):
+        seat = (dealer + 1 + offset) % 4
+        match.apply(Exchange(()) if seat == alone else SitOut())
+
+
+def test_lone_player_scores_five_tricks_times_multiplier() -> None:
+    match = Match("classic")
+    _lone(match, 3, "S", 0)
+    assert match.scores == [15, 20, 20, 20]
+    _lone(match, 0, "C", 1)
+    assert match.scores == [15, 10, 20, 20]
+    assert match.phase == Phase.DEAL
+    assert match.next_dealer == 1
+
+
+def test_dealer_must_be_the_next_seat() -> None:
+    match = Match("classic")
+    _lone(match, 3, "S", 0)
+    with pytest.raises(IllegalActionError):
+        match.deal(_deck(2), dealer=2)
+    match.deal(_deck(0), dealer=0)
+    assert match.round is not None and match.round.chooser == 1
+
+
+def test_no_deal_while_a_round_is_being_played() -> None:
+    match = Match("table")
+    match.deal(_deck(0), dealer=0)
+    with pytest.raises(IllegalActionError):
+        match.deal(_deck(1), dealer=1)
+
+
+def test_match_ends_when_a_score_reaches_zero_and_refuses_more() -> None:
+    match = Match("classic", scores=[20, 4, 20, 20])
+    _lone(match, 0, "S", 1)
+    assert match.is_over and match.winners == [1]
+    assert match.phase == Phase.MATCH_OVER
+    assert match.riscos() == [-20, 60, -20, -20]
+    with pytest.raises(IllegalActionError):
+        match.deal(_deck(1), dealer=1)
+    with pytest.raises(IllegalActionError):
+        match.apply(NameTrump(Suit.SPADES))
+
+
+def test_table_void_round_changes_nothing_but_counts_as_sitting_out() -> None:
+    match = Match("table")
+    for dealer in (3, 0):
+        match.deal(_deck(dealer), dealer=dealer)
+        match.apply(NameTrump(Suit.SPADES))
+        for _ in range(4):
+            match.apply(SitOut())
+        assert match.scores == [20, 20, 20, 20]
+        assert match.phase == Phase.DEAL
+    match.deal(_deck(1), dealer=1)
+    match.apply(NameTrump(Suit.SPADES))
+    for _ in range(4):
+        assert SitOut() not in match.legal_actions()
+        with pytest.raises(IllegalActionError):
+            match.copy().apply(SitOut())
+        seat = match.current_seat
+        assert seat is not None
+        first = seat_view(match, seat).hand[0]
+        match.apply(Exchange((first,)))
+
+
+def test_two_player_round_scores_from_tricks() -> None:
+    """classic, Spades: seat 0 wins 3 tricks (-3), seat 1 wins 2 (-2); seats 2, 3 sit out."""
+    match = Match("classic")
+    match.deal([Card.parse(c) for c in build_deck(3, {0: "AH 7H KH 2C 3C", 1: "2H 3H AC 7C KD"})], dealer=3)
+    match.apply(NameTrump(Suit.SPADES))
+    for action in (Exchange(()), Exchange(()), SitOut(), SitOut()):
+        match.apply(action)
+    for card in split("AH 2H 7H 3H KH KD 2C AC 7C 3C"):
+        match.apply(Play.of(card))
+    assert match.scores == [17, 18, 20, 20]
+
+
+def test_check_deck() -> None:
+    deck = _deck(0)
+    check_deck(deck)
+    with pytest.raises(ValueError):
+        check_deck(deck[:39])
+    with pytest.raises(ValueError):
+        check_deck([*deck[:39], deck[0]])
+
+
+def test_copy_is_independent() -> None:
+    match = Match("classic")
+    match.deal(rng=random.Random(5))
+    clone = match.copy()
+    clone.apply(clone.legal_actions()[0])
+    assert match.phase == Phase.TRUMP
+    assert clone.phase == Phase.EXCHANGE
