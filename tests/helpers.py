@@ -14,6 +14,7 @@ import subprocess
 import sys
 from collections.abc import Iterable, Sequence
 from pathlib import Path
+from typing import Any
 
 SUITS = "SHDC"
 RANKS_HIGH_TO_LOW = "A7KJQ65432"
@@ -214,14 +215,95 @@ def must_play(preset: str, trump: str, seat: int, chooser: int, score: int, stre
     return preset == "classic" and (seat == chooser or score <= 5)
 
 
-def multiplier(trump: str) -> int:
-    return 2 if trump == "C" else 1
+def multiplier(trump: str, settings: dict[str, Any] | None = None) -> int:
+    s = settings or CLASSIC_SETTINGS
+    return s["doubled_multiplier"] if trump == s["doubled_suit"] else 1
 
 
-def round_deltas(active: Sequence[bool], tricks_won: Sequence[int], trump: str) -> list[int]:
+def round_deltas(
+    active: Sequence[bool], tricks_won: Sequence[int], trump: str, settings: dict[str, Any] | None = None
+) -> list[int]:
     """§3.7 score changes (a lone player is passed in with 5 tricks)."""
-    m = multiplier(trump)
-    return [0 if not active[s] else (-tricks_won[s] * m if tricks_won[s] else 5 * m) for s in range(4)]
+    s = settings or CLASSIC_SETTINGS
+    m = multiplier(trump, s)
+    penalty = s["no_trick_penalty"] * m
+    return [0 if not active[i] else (-tricks_won[i] * m if tricks_won[i] else penalty) for i in range(4)]
+
+
+# RULES.md §6, one row a setting (the names are the ones a record's rules object overrides).
+CLASSIC_SETTINGS: dict[str, Any] = {
+    "turn_up_allowed": True,
+    "min_discard": 0,
+    "max_discard": 5,
+    "chooser_must_play": True,
+    "must_play_at_or_below": 5,
+    "max_sit_outs_in_row": 2,
+    "all_play_suit": "H",
+    "must_beat_following": False,
+    "must_undertrump": False,
+    "doubled_suit": "C",
+    "doubled_multiplier": 2,
+    "no_trick_penalty": 5,
+    "must_lead_trump_ace": True,
+    "start_score": 20,
+    "target_score": 0,
+}
+TABLE_SETTINGS: dict[str, Any] = {
+    **CLASSIC_SETTINGS,
+    "turn_up_allowed": False,
+    "min_discard": 1,
+    "chooser_must_play": False,
+    "must_play_at_or_below": None,
+    "must_beat_following": True,
+    "must_undertrump": True,
+}
+PRESET_SETTINGS = {"classic": CLASSIC_SETTINGS, "table": TABLE_SETTINGS}
+
+
+def settings_of(rules: object) -> dict[str, Any]:
+    """The settings a record's ``rules`` value stands for."""
+    if rules is None:
+        return dict(CLASSIC_SETTINGS)
+    if isinstance(rules, str):
+        return dict(PRESET_SETTINGS[rules.lower()])
+    assert isinstance(rules, dict)
+    out = dict(PRESET_SETTINGS[str(rules.get("preset", "classic")).lower()])
+    for key, value in rules.items():
+        if key == "preset" or key == "direction":
+            continue
+        assert key in out, key
+        out[key] = value.upper() if isinstance(value, str) else value
+    return out
+
+
+def legal_cards_general(hand: Iterable[str], trick: Sequence[str], trump: str, settings: dict[str, Any]) -> set[str]:
+    """§4 with each duty a separate setting (for rules objects that mix the presets)."""
+    hand = set(hand)
+    if not trick:
+        ace = "A" + trump
+        return {ace} if settings["must_lead_trump_ace"] and ace in hand else hand
+    lead = suit_of(trick[0])
+    winning = trick[winning_index(trick, trump)]
+    of_lead = {c for c in hand if suit_of(c) == lead}
+    if of_lead:
+        beaters = {c for c in of_lead if beats(c, winning, lead, trump)}
+        return beaters if settings["must_beat_following"] and beaters else of_lead
+    trumps = {c for c in hand if suit_of(c) == trump}
+    beating_trumps = {c for c in trumps if beats(c, winning, lead, trump)}
+    if beating_trumps:
+        return beating_trumps
+    if trumps and settings["must_undertrump"]:
+        return trumps
+    return hand
+
+
+def must_play_general(settings: dict[str, Any], trump: str, seat: int, chooser: int, score: int, streak: int) -> bool:
+    if trump == settings["all_play_suit"] or streak >= settings["max_sit_outs_in_row"]:
+        return True
+    if settings["chooser_must_play"] and seat == chooser:
+        return True
+    floor = settings["must_play_at_or_below"]
+    return floor is not None and score <= floor
 
 
 def riscos(scores: Sequence[float], winners: Sequence[int]) -> list[float]:
@@ -234,15 +316,19 @@ class RefRound:
 
     def __init__(
         self,
-        preset: str,
+        rules: str | dict[str, Any],
         dealer: int,
         deck: Sequence[str],
         scores: Sequence[int],
         streaks: Sequence[int],
-        discard_range: tuple[int, int] | None = None,
     ):
-        self.preset = preset
-        self.discard_range = discard_range or ((0, 5) if preset == "classic" else (1, 5))
+        self.settings = PRESET_SETTINGS[rules] if isinstance(rules, str) else rules
+        self.preset = (
+            rules
+            if isinstance(rules, str)
+            else next((name for name, value in PRESET_SETTINGS.items() if value == rules), "custom")
+        )
+        self.discard_range = (self.settings["min_discard"], self.settings["max_discard"])
         self.dealer = dealer
         self.chooser = (dealer + 1) % 4
         self.deck = list(deck)
@@ -286,7 +372,7 @@ class RefRound:
     def choose_trump(self, choice: str) -> None:
         assert self.phase == "trump"
         if choice == "turn":
-            if self.preset != "classic":
+            if not self.settings["turn_up_allowed"]:
                 raise RuleBreak("turn-up is classic only")
             self.trump = suit_of(self.deck[12])
             self.turned = self.deck[12]
@@ -299,7 +385,10 @@ class RefRound:
 
     def may_sit_out(self, seat: int) -> bool:
         assert self.trump is not None
-        return not must_play(self.preset, self.trump, seat, self.chooser, self.scores[seat], self.streaks[seat])
+        args = (self.trump, seat, self.chooser, self.scores[seat], self.streaks[seat])
+        if self.preset in PRESET_SETTINGS:
+            return not must_play(self.preset, *args)
+        return not must_play_general(self.settings, *args)
 
     def exchange(self, seat: int, discard: Sequence[str] | None) -> None:
         assert self.phase == "exchange"
@@ -338,7 +427,9 @@ class RefRound:
     def legal(self) -> set[str]:
         seat = self.to_act
         assert self.phase == "play" and seat is not None and self.trump is not None
-        return legal_cards(self.hands[seat], self.tricks[-1], self.trump, self.preset)
+        if self.preset in PRESET_SETTINGS:
+            return legal_cards(self.hands[seat], self.tricks[-1], self.trump, self.preset)
+        return legal_cards_general(self.hands[seat], self.tricks[-1], self.trump, self.settings)
 
     def play(self, card: str) -> None:
         seat = self.to_act
@@ -362,7 +453,7 @@ class RefRound:
 
     def finish(self) -> None:
         assert self.trump is not None
-        self.deltas = round_deltas([bool(a) for a in self.active], self.tricks_won, self.trump)
+        self.deltas = round_deltas([bool(a) for a in self.active], self.tricks_won, self.trump, self.settings)
         self.phase = "over"
 
     def played(self) -> set[str]:
@@ -385,21 +476,20 @@ class RefMatch:
 
     def __init__(
         self,
-        preset: str,
+        rules: str | dict[str, Any],
         scores: Sequence[int] | None = None,
         streaks: Sequence[int] | None = None,
-        discard_range: tuple[int, int] | None = None,
     ):
-        self.preset = preset
-        self.discard_range = discard_range
-        self.scores = list(scores) if scores is not None else [20] * 4
+        self.rules = rules
+        self.settings = PRESET_SETTINGS[rules] if isinstance(rules, str) else rules
+        self.scores = list(scores) if scores is not None else [self.settings["start_score"]] * 4
         self.streaks = list(streaks) if streaks is not None else [0] * 4
         self.rounds: list[RefRound] = []
         self.history: list[list[int]] = []
 
     @property
     def winners(self) -> list[int]:
-        return [s for s in range(4) if self.scores[s] <= 0]
+        return [s for s in range(4) if self.scores[s] <= self.settings["target_score"]]
 
     def deal(self, dealer: int, deck: Sequence[str]) -> RefRound:
         if self.winners:
@@ -410,7 +500,7 @@ class RefMatch:
             raise RuleBreak("dealer order")
         if sorted(deck) != sorted(ALL_CARDS):
             raise RuleBreak("deck")
-        current = RefRound(self.preset, dealer, deck, self.scores, self.streaks, self.discard_range)
+        current = RefRound(self.rules, dealer, deck, self.scores, self.streaks)
         self.rounds.append(current)
         return current
 
@@ -420,19 +510,16 @@ class RefMatch:
         for s in range(4):
             self.scores[s] += current.deltas[s]
             self.streaks[s] = self.streaks[s] + 1 if current.active[s] is False else 0
-            assert self.streaks[s] <= 2, "a seat sat out three rounds in a row"
+            assert self.streaks[s] <= max(2, self.settings["max_sit_outs_in_row"]), "too many sit-outs in a row"
         self.history.append(list(self.scores))
 
 
 def ref_replay(data: dict[str, object]) -> RefMatch:
     """Replay a record (as parsed JSON) with the reference model; raises :class:`RuleBreak`."""
     rules = data.get("rules", "classic")
-    preset = str(rules if isinstance(rules, str) else rules["preset"]).lower()  # type: ignore[index]
-    discard_range = None
-    if isinstance(rules, dict):
-        default = (0, 5) if preset == "classic" else (1, 5)
-        discard_range = (rules.get("min_discard", default[0]), rules.get("max_discard", default[1]))
-    match = RefMatch(preset, data.get("scores"), data.get("sat_out_before"), discard_range)  # type: ignore[arg-type]
+    settings = settings_of(rules)
+    preset = next((name for name, value in PRESET_SETTINGS.items() if value == settings), None)
+    match = RefMatch(preset or settings, data.get("scores"), data.get("sat_out_before"))  # type: ignore[arg-type]
     for raw in data["rounds"]:  # type: ignore[attr-defined]
         current = match.deal(raw["dealer"], split(raw["deck"]))
         if raw.get("trump") is None:

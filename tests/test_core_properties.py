@@ -18,7 +18,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from helpers import ALL_CARDS, RefMatch, RefRound, ref_replay, ref_sorted, riscos, winning_index
+from helpers import ALL_CARDS, RefMatch, RefRound, ref_replay, ref_sorted, riscos, settings_of, winning_index
 from sobedesce.core import (
     Card,
     Exchange,
@@ -26,6 +26,7 @@ from sobedesce.core import (
     NameTrump,
     Phase,
     Play,
+    Rules,
     SitOut,
     TurnUp,
     dumps_record,
@@ -40,16 +41,16 @@ MAX_ROUNDS = 30
 
 @dataclasses.dataclass(frozen=True)
 class Params:
-    preset: str
+    rules: str | dict[str, Any]
     seed: int
     sit_bias: float
-    scores: tuple[int, ...]
+    scores: tuple[int, ...] | None
     streaks: tuple[int, ...]
 
 
 params_strategy = st.builds(
     Params,
-    preset=st.sampled_from(["classic", "table"]),
+    rules=st.sampled_from(["classic", "table"]),
     seed=st.integers(0, 2**32 - 1),
     sit_bias=st.sampled_from([0.0, 0.3, 0.7, 0.95]),
     scores=st.one_of(
@@ -57,6 +58,42 @@ params_strategy = st.builds(
     ),
     streaks=st.tuples(*[st.integers(0, 2)] * 4),
 )
+
+
+@st.composite
+def custom_params(draw: st.DrawFn) -> Params:
+    """A preset with random single settings overridden (RECORD.md: a rules object)."""
+    rules: dict[str, Any] = {"preset": draw(st.sampled_from(["classic", "table"]))}
+    booleans = ("turn_up_allowed", "chooser_must_play", "must_beat_following", "must_undertrump", "must_lead_trump_ace")
+    for key in booleans:
+        if draw(st.booleans()):
+            rules[key] = draw(st.booleans())
+    suits = st.sampled_from([None, "S", "H", "D", "C"])
+    optional = {
+        "must_play_at_or_below": st.one_of(st.none(), st.integers(0, 12)),
+        "max_sit_outs_in_row": st.integers(0, 3),
+        "all_play_suit": suits,
+        "doubled_suit": suits,
+        "doubled_multiplier": st.integers(1, 3),
+        "no_trick_penalty": st.integers(0, 6),
+        "start_score": st.integers(5, 25),
+        "target_score": st.integers(0, 3),
+    }
+    for key, values in optional.items():
+        if draw(st.booleans()):
+            rules[key] = draw(values)
+    if draw(st.booleans()):
+        low, high = sorted(draw(st.tuples(st.integers(0, 5), st.integers(0, 5))))
+        rules["min_discard"], rules["max_discard"] = low, high
+    scores = draw(st.one_of(st.none(), st.tuples(*[st.integers(1, 20)] * 4)))
+    return Params(
+        rules=rules,
+        seed=draw(st.integers(0, 2**32 - 1)),
+        sit_bias=draw(st.sampled_from([0.0, 0.3, 0.7, 0.95])),
+        scores=scores,  # type: ignore[arg-type]
+        streaks=draw(st.tuples(*[st.integers(0, 3)] * 4)),
+    )
+
 
 Step = Callable[[Match, RefMatch], None]
 
@@ -90,8 +127,8 @@ def _mirror(ref_round: RefRound, action: Any) -> None:
 def simulate(p: Params, before: Step | None = None, after: Step | None = None) -> tuple[Match, RefMatch]:
     """Play a random legal match; ``before``/``after`` run around every decision and deal."""
     rng = random.Random(p.seed)
-    match = Match(p.preset, scores=p.scores, sat_out_before=p.streaks)
-    ref = RefMatch(p.preset, p.scores, p.streaks)
+    match = Match(Rules.from_spec(p.rules), scores=p.scores, sat_out_before=p.streaks)
+    ref = RefMatch(p.rules if isinstance(p.rules, str) else settings_of(p.rules), p.scores, p.streaks)
     while not match.is_over:
         if before:
             before(match, ref)
@@ -118,9 +155,7 @@ def simulate(p: Params, before: Step | None = None, after: Step | None = None) -
 # -- properties -------------------------------------------------------------------------------------
 
 
-@SETTINGS
-@given(params_strategy)
-def test_every_card_is_in_exactly_one_place(p: Params) -> None:
+def _every_card_is_in_exactly_one_place(p: Params) -> None:
     def check(match: Match, ref: RefMatch) -> None:
         if not ref.rounds:
             return
@@ -155,6 +190,18 @@ def test_every_card_is_in_exactly_one_place(p: Params) -> None:
 
 @SETTINGS
 @given(params_strategy)
+def test_every_card_is_in_exactly_one_place(p: Params) -> None:
+    _every_card_is_in_exactly_one_place(p)
+
+
+@SETTINGS
+@given(custom_params())
+def test_every_card_is_in_exactly_one_place_custom_rules(p: Params) -> None:
+    _every_card_is_in_exactly_one_place(p)
+
+
+@SETTINGS
+@given(params_strategy)
 def test_a_seat_to_act_always_has_a_legal_action(p: Params) -> None:
     def check(match: Match, ref: RefMatch) -> None:
         if match.phase in (Phase.DEAL, Phase.MATCH_OVER):
@@ -167,9 +214,7 @@ def test_a_seat_to_act_always_has_a_legal_action(p: Params) -> None:
     simulate(p, before=check)
 
 
-@SETTINGS
-@given(params_strategy)
-def test_legal_decisions_match_rules_text(p: Params) -> None:
+def _legal_decisions_match_rules_text(p: Params) -> None:
     """Trump choices, who may sit out, how many cards, and the legal cards (RULES.md §3-§4)."""
 
     def check(match: Match, ref: RefMatch) -> None:
@@ -180,8 +225,9 @@ def test_legal_decisions_match_rules_text(p: Params) -> None:
         nxt = summary(match)["next"]
         assert isinstance(nxt, dict)
         assert nxt["seat"] == ref_round.to_act
+        settings = ref_round.settings
         if match.phase == Phase.TRUMP:
-            expected = ["S", "H", "D", "C"] + (["turn"] if p.preset == "classic" else [])
+            expected = ["S", "H", "D", "C"] + (["turn"] if settings["turn_up_allowed"] else [])
             assert [str(a) for a in legal] == expected
             assert nxt == {"seat": ref_round.chooser, "phase": "trump", "legal": expected}
         elif match.phase == Phase.EXCHANGE:
@@ -189,20 +235,32 @@ def test_legal_decisions_match_rules_text(p: Params) -> None:
             assert seat is not None
             may_sit = ref_round.may_sit_out(seat)
             assert any(isinstance(a, SitOut) for a in legal) == may_sit
-            low = 0 if p.preset == "classic" else 1
+            low, high = settings["min_discard"], settings["max_discard"]
             sizes = sorted({len(a.discard) for a in legal if isinstance(a, Exchange)})
-            assert sizes == list(range(low, 6))
-            assert sum(isinstance(a, Exchange) for a in legal) == sum(comb(5, k) for k in range(low, 6))
+            assert sizes == list(range(low, high + 1))
+            assert sum(isinstance(a, Exchange) for a in legal) == sum(comb(5, k) for k in range(low, high + 1))
             for action in legal:
                 if isinstance(action, Exchange):
                     assert {str(c) for c in action.discard} <= ref_round.hands[seat]
-            assert nxt["legal"] == {"may_sit_out": may_sit, "min_discard": low, "max_discard": 5}
+            assert nxt["legal"] == {"may_sit_out": may_sit, "min_discard": low, "max_discard": high}
         else:
             expected_cards = ref_round.legal()
             assert {str(a.card) for a in legal} == expected_cards
             assert nxt["legal"] == ref_sorted(expected_cards)
 
     simulate(p, before=check)
+
+
+@SETTINGS
+@given(params_strategy)
+def test_legal_decisions_match_rules_text(p: Params) -> None:
+    _legal_decisions_match_rules_text(p)
+
+
+@SETTINGS
+@given(custom_params())
+def test_legal_decisions_match_rules_text_custom_rules(p: Params) -> None:
+    _legal_decisions_match_rules_text(p)
 
 
 @SETTINGS
@@ -227,9 +285,7 @@ def test_trick_winners_follow_section_4(p: Params) -> None:
     simulate(p, after=check)
 
 
-@SETTINGS
-@given(params_strategy)
-def test_scores_follow_section_3_7_recomputed_from_the_record(p: Params) -> None:
+def _scores_follow_section_3_7_recomputed_from_the_record(p: Params) -> None:
     match, _ = simulate(p)
     data = json.loads(dumps_record(match))
     model = ref_replay(data)  # an independent replay of the written record
@@ -246,6 +302,18 @@ def test_scores_follow_section_3_7_recomputed_from_the_record(p: Params) -> None
 
 @SETTINGS
 @given(params_strategy)
+def test_scores_follow_section_3_7_recomputed_from_the_record(p: Params) -> None:
+    _scores_follow_section_3_7_recomputed_from_the_record(p)
+
+
+@SETTINGS
+@given(custom_params())
+def test_scores_follow_section_3_7_recomputed_from_the_record_custom_rules(p: Params) -> None:
+    _scores_follow_section_3_7_recomputed_from_the_record(p)
+
+
+@SETTINGS
+@given(params_strategy)
 def test_nobody_sits_out_three_rounds_in_a_row(p: Params) -> None:
     match, _ = simulate(p)
     streak = list(p.streaks)
@@ -257,9 +325,7 @@ def test_nobody_sits_out_three_rounds_in_a_row(p: Params) -> None:
             assert streak[seat] <= 2
 
 
-@SETTINGS
-@given(params_strategy, st.floats(0, 1))
-def test_record_round_trip(p: Params, cut: float) -> None:
+def _record_round_trip(p: Params, cut: float) -> None:
     steps = [0]
 
     def count(match: Match, ref: RefMatch) -> None:
@@ -288,6 +354,18 @@ def test_record_round_trip(p: Params, cut: float) -> None:
     assert dumps_record(replayed) == position
 
 
+@SETTINGS
+@given(params_strategy, st.floats(0, 1))
+def test_record_round_trip(p: Params, cut: float) -> None:
+    _record_round_trip(p, cut)
+
+
+@SETTINGS
+@given(custom_params(), st.floats(0, 1))
+def test_record_round_trip_custom_rules(p: Params, cut: float) -> None:
+    _record_round_trip(p, cut)
+
+
 def _cards_in(value: object, depth: int = 0) -> Iterator[Card]:
     assert depth < 20
     if isinstance(value, Card):
@@ -309,9 +387,7 @@ def _cards_in(value: object, depth: int = 0) -> Iterator[Card]:
                 yield from _cards_in(getattr(value, name), depth + 1)
 
 
-@SETTINGS
-@given(params_strategy)
-def test_seat_view_holds_only_cards_the_seat_may_know(p: Params) -> None:
+def _seat_view_holds_only_cards_the_seat_may_know(p: Params) -> None:
     def check(match: Match, ref: RefMatch) -> None:
         if not ref.rounds:
             for seat in range(4):
@@ -325,8 +401,31 @@ def test_seat_view_holds_only_cards_the_seat_may_know(p: Params) -> None:
             shown = {str(c) for c in _cards_in(view)}
             assert shown <= allowed, f"seat {seat} sees {sorted(shown - allowed)}"
             assert (str(view.turned_card) if view.turned_card is not None else None) == ref_round.turned
+            # public facts: who sits out, how many cards each exchanged, hand sizes, scores
+            assert list(view.active) == ref_round.active
+            assert list(view.discard_counts) == [
+                len(ref_round.discards[s]) if ref_round.active[s] else None for s in range(4)
+            ]
+            assert list(view.hand_sizes) == [
+                0 if ref_round.active[s] is False else len(ref_round.hands[s]) for s in range(4)
+            ]
+            between = ref_round.phase == "over"
+            assert list(view.scores) == (ref.scores if between else ref_round.scores)
+            assert list(view.sat_out_streaks) == (ref.streaks if between else ref_round.streaks)
 
     simulate(p, after=check)
+
+
+@SETTINGS
+@given(params_strategy)
+def test_seat_view_holds_only_cards_the_seat_may_know(p: Params) -> None:
+    _seat_view_holds_only_cards_the_seat_may_know(p)
+
+
+@SETTINGS
+@given(custom_params())
+def test_seat_view_holds_only_cards_the_seat_may_know_custom_rules(p: Params) -> None:
+    _seat_view_holds_only_cards_the_seat_may_know(p)
 
 
 @SETTINGS
