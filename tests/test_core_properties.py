@@ -337,6 +337,8 @@ def _record_round_trip(p: Params, cut: float) -> None:
     assert summary(again) == summary(match)
     assert dumps_record(again) == text
 
+    if steps[0] == 0:  # over before it began (a starting score at or below the target)
+        return
     # the same match stopped at any step (a position) replays to the same summary
     stop = 1 + int(cut * (steps[0] - 1))
     seen = [0]
