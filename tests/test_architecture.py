@@ -24,7 +24,9 @@ def test_core_imports_only_the_standard_library() -> None:
     files = sorted(CORE.glob("*.py"))
     assert files, "the core package was not found"
     for path in files:
-        outside = {name for name in imported_modules(path) if name not in sys.stdlib_module_names and name != "__future__"}
+        outside = {
+            name for name in imported_modules(path) if name not in sys.stdlib_module_names and name != "__future__"
+        }
         assert not outside, f"{path.name} imports {sorted(outside)}"
 
 

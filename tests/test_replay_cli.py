@@ -258,18 +258,13 @@ def test_directory_instead_of_file(tmp_path: Path) -> None:
     assert "Traceback" not in result.stderr
 
 
-# -- engine bugs found by this suite (kept failing on purpose, see the reasons) ----------------
+# -- inputs that once crashed the reader: nested JSON, huge numbers, non-UTF-8 stdin ----------
 
 DEEP = "[" * 100_000 + "]" * 100_000
 HUGE_NUMBER = '{"format": "sobedesce-record", "version": 1, "rounds": [{"dealer": ' + "9" * 5000 + ', "deck": []}]}'
 NOT_UTF8 = b'{"format": "sobedesce-record", "version": 1, "players": ["\xff", "b", "c", "d"], "rounds": []}'
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG: deeply nested JSON makes json.loads raise RecursionError, which read_record does not "
-    "catch: replay exits 1 with a traceback instead of 2 with a message",
-)
 def test_deeply_nested_json_is_malformed(tmp_path: Path) -> None:
     path = tmp_path / "deep.json"
     path.write_text(DEEP)
@@ -278,17 +273,11 @@ def test_deeply_nested_json_is_malformed(tmp_path: Path) -> None:
     assert "Traceback" not in result.stderr
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: read_record lets RecursionError escape on deeply nested JSON")
 def test_deeply_nested_json_raises_format_error() -> None:
     with pytest.raises(RecordFormatError):
         read_record(DEEP)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG: a number literal of more than 4300 digits makes json.loads raise a plain ValueError "
-    "(int max str digits), not caught: replay exits 1 with a traceback instead of 2",
-)
 def test_huge_number_is_malformed(tmp_path: Path) -> None:
     path = tmp_path / "huge.json"
     path.write_text(HUGE_NUMBER)
@@ -297,7 +286,6 @@ def test_huge_number_is_malformed(tmp_path: Path) -> None:
     assert "Traceback" not in result.stderr
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: read_record lets ValueError (int max str digits) escape")
 def test_huge_number_raises_format_error() -> None:
     with pytest.raises(RecordFormatError):
         read_record(HUGE_NUMBER)
@@ -311,22 +299,12 @@ def test_not_utf8_file_is_malformed(tmp_path: Path) -> None:
     assert "Traceback" not in result.stderr
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG: `replay -` reads stdin with the locale's error handler: with strict decoding a non-UTF-8 "
-    "record crashes with a UnicodeDecodeError traceback (exit 1) instead of exit 2",
-)
 def test_not_utf8_stdin_strict_locale_is_malformed() -> None:
     result = run_replay("-", "--json", stdin=NOT_UTF8, env={"PYTHONIOENCODING": "utf-8:strict"})
     assert result.returncode == 2
     assert "Traceback" not in result.stderr
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG: `replay -` accepts a non-UTF-8 record (surrogateescape under a C/UTF-8 locale) and exits 0, "
-    "while the same bytes in a file are rejected with exit 2; RECORD.md: a record is UTF-8",
-)
 def test_not_utf8_stdin_is_malformed() -> None:
     result = run_replay("-", "--json", stdin=NOT_UTF8, env={"PYTHONIOENCODING": "utf-8:surrogateescape"})
     assert result.returncode == 2

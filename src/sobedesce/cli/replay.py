@@ -27,7 +27,11 @@ def register(subparsers: Any) -> None:
 def load(path: str) -> Match:
     """Read and replay the record at ``path``; errors are the record module's."""
     if path == "-":
-        return read_record(sys.stdin.read())
+        try:
+            text = sys.stdin.buffer.read().decode("utf-8")
+        except UnicodeDecodeError:
+            raise RecordFormatError("standard input is not UTF-8 text") from None
+        return read_record(text)
     try:
         with open(path, encoding="utf-8") as stream:
             return read_record(stream.read())

@@ -187,6 +187,11 @@ def _parse(text: str | IO[str]) -> tuple[Match, list[_RoundData]]:
         raise RecordFormatError(f"not JSON: {error.msg} at line {error.lineno}, column {error.colno}") from None
     except UnicodeDecodeError:
         raise RecordFormatError("not UTF-8 text") from None
+    except RecursionError:
+        raise RecordFormatError("not a record: JSON nested too deeply") from None
+    except ValueError as error:
+        # Python refuses integers of more than 4300 digits.
+        raise RecordFormatError(f"not a record: {error}") from None
     if not isinstance(data, dict):
         raise RecordFormatError("a record must be a JSON object")
     if data.get("format") != RECORD_FORMAT:
