@@ -16,7 +16,7 @@ search bots to simulate thousands of rounds a second.
 from __future__ import annotations
 
 import random as _random
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from enum import IntEnum
 from typing import overload
 
@@ -212,6 +212,7 @@ class Round:
         "leaders",
         "n_active",
         "next_active",
+        "on_over",
         "phase",
         "rules",
         "scores",
@@ -260,6 +261,8 @@ class Round:
     win_seat: int
     tricks_won: list[int]
     deltas: list[int] | None
+    on_over: Callable[[Round], None] | None
+    """Called once when the round ends (the match settles its scores)."""
     _legal: int
     _play_rules: tuple[int, int, bool, bool]
 
@@ -309,6 +312,7 @@ class Round:
         self.win_seat = -1
         self.tricks_won = [0, 0, 0, 0]
         self.deltas = None
+        self.on_over = None
         self._legal = -1
 
     def __repr__(self) -> str:
@@ -350,6 +354,7 @@ class Round:
         new.win_seat = self.win_seat
         new.tricks_won = self.tricks_won[:]
         new.deltas = self.deltas
+        new.on_over = None
         new._legal = self._legal
         return new
 
@@ -629,6 +634,8 @@ class Round:
         self.deltas = deltas
         self.phase = _OVER
         self.to_act = -1
+        if self.on_over is not None:
+            self.on_over(self)
 
     # -- derived facts ------------------------------------------------------------------
 
@@ -687,13 +694,15 @@ class Match:
     """A match: rounds dealt one after another until a score reaches the target (0).
 
     ``phase`` tells what is awaited.  In :attr:`Phase.DEAL` call :meth:`deal`; otherwise the
-    seat ``current_seat`` acts with :meth:`apply`, choosing from :meth:`legal_actions`.
+    seat ``current_seat`` acts with ``apply(action)``, choosing from ``legal_actions()``.
     """
 
     __slots__ = (
         "_current",
+        "apply",
         "initial_scores",
         "initial_streaks",
+        "legal_actions",
         "players",
         "rounds",
         "rules",
@@ -722,6 +731,28 @@ class Match:
         # paths test this one attribute instead of the phase.
         self._current: Round | None = None
         self.winners: list[int] = self._winners()
+        self._idle()
+
+    legal_actions: Callable[[], Sequence[Action]]
+    """The legal actions of the seat to act; empty when a deal is due or the match is over.
+
+    While a round is in play this *is* the round's ``legal_actions`` (and ``apply`` the
+    round's ``apply``, which settles the match when the round ends): binding them once per
+    round spares every decision a wrapper call.
+    """
+
+    apply: Callable[[Action], None]
+    """Apply the action of :attr:`current_seat`; raises :class:`IllegalActionError`."""
+
+    def _idle(self) -> None:
+        self.legal_actions = _no_legal_actions
+        self.apply = _match_is_over if self.winners else _deal_first
+
+    def _bind(self, current: Round) -> None:
+        self._current = current
+        current.on_over = self._settle
+        self.legal_actions = current.legal_actions
+        self.apply = current.apply
 
     def _winners(self) -> list[int]:
         target = self.rules.target_score
@@ -736,10 +767,13 @@ class Match:
         new.scores = self.scores[:]
         new.streaks = self.streaks[:]
         new.rounds = self.rounds[:]
+        new.winners = self.winners[:]
         new._current = None
         if self._current is not None:
-            new._current = new.rounds[-1] = self._current.copy()
-        new.winners = self.winners[:]
+            new.rounds[-1] = current = self._current.copy()
+            new._bind(current)
+        else:
+            new._idle()
         return new
 
     clone = copy
@@ -773,10 +807,6 @@ class Match:
     def next_dealer(self) -> int | None:
         """The dealer of the next round (``None`` before the first, which is drawn)."""
         return (self.rounds[-1].dealer + 1) % 4 if self.rounds else None
-
-    def legal_actions(self) -> Sequence[Action]:
-        current = self._current
-        return () if current is None else current.legal_actions()
 
     def deal(
         self,
@@ -812,19 +842,8 @@ class Match:
             check_deck(deck)
         new = Round(self.rules, dealer, deck, self.scores, self.streaks)
         self.rounds.append(new)
-        self._current = new
+        self._bind(new)
         return new
-
-    def apply(self, action: Action) -> None:
-        """Apply the action of :attr:`current_seat`; raises :class:`IllegalActionError`."""
-        current = self._current
-        if current is None:
-            reason = "the match is over" if self.winners else "a new round must be dealt first"
-            raise IllegalActionError(reason, action=action)
-        current.apply(action)
-        if current.phase == _OVER:
-            self._current = None
-            self._settle(current)
 
     def _settle(self, finished: Round) -> None:
         deltas = finished.deltas
@@ -833,6 +852,9 @@ class Match:
             self.scores[seat] += deltas[seat]
             self.streaks[seat] = self.streaks[seat] + 1 if finished.active[seat] == 0 else 0
         self.winners = self._winners()
+        self._current = None
+        finished.on_over = None
+        self._idle()
 
     def riscos(self) -> list[float] | None:
         """Ranking points when the match is over (RULES.md §5), else ``None``."""
@@ -841,6 +863,18 @@ class Match:
     def returns(self) -> list[float]:
         """Riscos once over, else zeros (the OpenSpiel convention)."""
         return self.riscos() or [0.0] * 4
+
+
+def _no_legal_actions() -> Sequence[Action]:
+    return ()
+
+
+def _deal_first(action: Action) -> None:
+    raise IllegalActionError("a new round must be dealt first", action=action)
+
+
+def _match_is_over(action: Action) -> None:
+    raise IllegalActionError("the match is over", action=action)
 
 
 def check_deck(deck: Sequence[object]) -> None:

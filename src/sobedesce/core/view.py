@@ -263,5 +263,6 @@ def round_from_view(view: SeatView, hands: Sequence[int], stock: Sequence[Card])
     new.sit_ok = new._sit_ok()
     new._play_rules = _play_rules(new.rules, new.trump)
     new.deltas = None
+    new.on_over = None
     new._legal = -1
     return new
