@@ -1,0 +1,425 @@
+"""Sampling deals consistent with a seat's view, weighted by how well they explain what the
+other seats did, and evaluating options by play-outs on those deals.
+
+Three samplers, one per kind of decision:
+
+- trump phase: full decks whose first three cards are the chooser's;
+- exchange phase: full decks consistent with the chooser's trump choice (the turned card),
+  and the earlier seats' sit-outs and discard counts, weighted by the basic policy's
+  likelihood of those decisions;
+- play phase: the other active seats' current hands, respecting every observed play's
+  legality (voids, forced trumps, forced overtakes), weighted by how well the hands explain
+  the discard counts, the trump choice and the cards played.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+from sobedesce.core.cards import SUIT_MASKS
+from sobedesce.core.view import SeatView
+
+from ._eval import (
+    ExState,
+    card_value,
+    draw_value,
+    ex_state_from_deck,
+    exchange_likelihood,
+    mask_cards,
+    may_sit_out,
+    plan_exchange,
+    ranked_cards,
+    trump_likelihood,
+)
+from ._sim import ALL, SUIT_OF, PlayState, beats, deltas_of, legal_mask, next_active_of, pick_card
+
+PLAY_MISMATCH = 0.4
+"""Likelihood factor of a card played that the basic policy would not have played."""
+KEEPER_MISS = 0.35
+"""Likelihood factor per kept card a sampled hand lacks, given the discard count."""
+
+
+# -- trump phase ------------------------------------------------------------------------
+
+
+def sample_trump_decks(view: SeatView, rng: random.Random, n: int) -> list[list[int]]:
+    """Decks (top first) whose first three cards are the chooser's (the viewer's) hand."""
+    mine = mask_cards(view.hand_mask)
+    rest = mask_cards(ALL & ~view.hand_mask)
+    out = []
+    for _ in range(n):
+        rng.shuffle(rest)
+        out.append(mine + rest)
+    return out
+
+
+def evaluate_trump(view: SeatView, decks: Sequence[list[int]], options: Sequence[int]) -> dict[int, float]:
+    """Mean score change of the chooser for each option (0..3 a suit, 4 turning up)."""
+    seat = view.seat
+    chooser = view.chooser
+    assert chooser is not None
+    rules = view.rules
+    totals = dict.fromkeys(options, 0.0)
+    for deck in decks:
+        for option in options:
+            trump = SUIT_OF[deck[12]] if option == 4 else option
+            ex = ex_state_from_deck(rules, chooser, deck, trump, view.scores, view.sat_out_streaks)
+            totals[option] += ex.finish(seat)[seat]
+    return {o: t / max(len(decks), 1) for o, t in totals.items()}
+
+
+# -- exchange phase ---------------------------------------------------------------------
+
+
+def _trump_option(view: SeatView) -> int:
+    if view.turned_card is not None:
+        return 4
+    assert view.trump is not None
+    return int(view.trump)
+
+
+def sample_exchange_worlds(
+    view: SeatView, rng: random.Random, n: int, weighted: bool = True
+) -> list[tuple[float, ExState]]:
+    """Worlds at the viewer's exchange decision, with their likelihood weights."""
+    seat = view.seat
+    chooser = view.chooser
+    assert chooser is not None and view.trump is not None
+    rules = view.rules
+    trump = int(view.trump)
+    order = view.exchange_order
+    me_index = order.index(seat)
+    my_hand = view.hand_mask
+    turned = view.turned_card
+    unseen = ALL & ~my_hand
+    if turned is not None and chooser != seat:
+        unseen &= ~(1 << turned)
+    pool = mask_cards(unseen)
+    option = _trump_option(view)
+    chooser_may_sit = not rules.chooser_must_play
+    out: list[tuple[float, ExState]] = []
+    for _ in range(n):
+        rng.shuffle(pool)
+        pos = 0
+        originals = [0, 0, 0, 0]
+        weight = 1.0
+        for i in range(4):
+            s = order[i]
+            if s == seat:
+                originals[s] = my_hand
+                continue
+            if i == 0 and turned is not None:
+                first = pool[pos : pos + 3]
+                rest = [turned, pool[pos + 3]]
+                pos += 4
+            else:
+                first = pool[pos : pos + 3]
+                rest = pool[pos + 3 : pos + 5]
+                pos += 5
+            m = 0
+            for c in first:
+                m |= 1 << c
+            if weighted and i == 0:
+                weight *= trump_likelihood(m, rules, option, chooser_may_sit)
+            for c in rest:
+                m |= 1 << c
+            originals[s] = m
+        stock_top_first = pool[pos:]
+        hands = originals[:]
+        active = [-1, -1, -1, -1]
+        draw_pos = 0
+        for i in range(me_index):
+            s = order[i]
+            decided = view.active[s]
+            may_sit = may_sit_out(rules, trump, s, chooser, view.scores[s], view.sat_out_streaks[s])
+            n_exp = sum(1 for a in active if a == 1) + 1 + 0.7 * (3 - i)
+            plan = plan_exchange(originals[s], trump, rules, may_sit, n_exp)
+            if decided is False:
+                active[s] = 0
+                if weighted:
+                    weight *= exchange_likelihood(plan, may_sit, None)
+                continue
+            k = view.discard_counts[s] or 0
+            if weighted:
+                weight *= exchange_likelihood(plan, may_sit, k)
+            if k == plan.k:
+                discard = plan.discard
+            else:
+                discard = 0
+                for _v, c in ranked_cards(originals[s], trump)[5 - k :] if k else ():
+                    discard |= 1 << c
+            hand = originals[s] ^ discard
+            for c in stock_top_first[draw_pos : draw_pos + k]:
+                hand |= 1 << c
+            draw_pos += k
+            hands[s] = hand
+            active[s] = 1
+        stock = stock_top_first[draw_pos:]
+        stock.reverse()
+        ex = ExState(rules, trump, chooser, hands, stock, active, me_index, view.scores, view.sat_out_streaks)
+        out.append((weight, ex))
+    return out
+
+
+def evaluate_exchange(
+    view: SeatView, worlds: Sequence[tuple[float, ExState]], options: Sequence[int | None]
+) -> dict[int | None, float]:
+    """Weighted mean score change of the viewer for each option (``None`` = sit out)."""
+    seat = view.seat
+    total_w = sum(w for w, _ in worlds) or 1.0
+    values: dict[int | None, float] = {}
+    for option in options:
+        if option is None:
+            values[option] = 0.0
+            continue
+        acc = 0.0
+        for w, ex in worlds:
+            if w <= 0.0:
+                continue
+            sim = ExState(
+                ex.rules,
+                ex.trump,
+                ex.chooser,
+                ex.hands[:],
+                ex.stock[:],
+                ex.active[:],
+                ex.order_pos,
+                ex.scores,
+                ex.streaks,
+            )
+            sim.apply(option)
+            acc += w * sim.finish(seat)[seat]
+        values[option] = acc / total_w
+    return values
+
+
+def exchange_candidates(view: SeatView) -> list[int | None]:
+    """Sit out (when legal) and, for each legal count k, discarding the k weakest cards."""
+    rules = view.rules
+    assert view.trump is not None
+    trump = int(view.trump)
+    hand = view.hand_mask
+    ranked = ranked_cards(hand, trump)
+    n = len(ranked)
+    out: list[int | None] = []
+    legal = view.legal_actions
+    if any(a.kind == 3 for a in legal[:1]):
+        out.append(None)
+    for k in range(rules.min_discard, min(rules.max_discard, n) + 1):
+        discard = 0
+        for _v, c in ranked[n - k :] if k else ():
+            discard |= 1 << c
+        out.append(discard)
+        # A second candidate: keep the trumps and aces only when that differs.
+    return out
+
+
+# -- play phase -------------------------------------------------------------------------
+
+
+class PlayContext:
+    """What a play-phase view says, prepared once for many sampled worlds."""
+
+    def __init__(self, view: SeatView) -> None:
+        self.view = view
+        seat = view.seat
+        assert view.trump is not None
+        self.trump = int(view.trump)
+        rules = view.rules
+        self.rules = rules
+        self.active = [1 if a else 0 for a in view.active]
+        self.next_active = next_active_of(self.active)
+        played = 0
+        for trick in view.tricks:
+            for c in trick.cards:
+                played |= 1 << c
+        self.played = played
+        mine = 0
+        for c in view.my_discards:
+            mine |= 1 << c
+        self.unseen = ALL & ~view.hand_mask & ~played & ~mine
+        self.others = [s for s in range(4) if s != seat and self.active[s] == 1]
+        self.sizes = {s: view.hand_sizes[s] for s in self.others}
+        voids = view.voids()
+        self.allowed = {}
+        for s in self.others:
+            mask = self.unseen
+            for suit in voids[s]:
+                mask &= ~SUIT_MASKS[suit]
+            self.allowed[s] = mask
+        # Cards each seat played, for rebuilding start-of-play hands.
+        self.played_by = [0, 0, 0, 0]
+        for trick in view.tricks:
+            for c, s in zip(trick.cards, trick.seats, strict=False):
+                self.played_by[s] |= 1 << c
+        base = PlayState.__new__(PlayState)
+        base.hands = [0, 0, 0, 0]
+        base.trump = self.trump
+        base.must_beat = rules.must_beat_following
+        base.must_under = rules.must_undertrump
+        base.lead_ace = rules.must_lead_trump_ace
+        base.n_active = sum(self.active)
+        base.next_active = self.next_active
+        base.to_act = view.to_act if view.to_act is not None else seat
+        current = view.current_trick
+        base.tricks_done = len(view.tricks) - (1 if current is not None else 0)
+        base.cur_len = len(current.cards) if current is not None else 0
+        base.lead = -1
+        base.win = -1
+        base.win_seat = -1
+        if current is not None and current.cards:
+            base.lead = SUIT_OF[current.cards[0]]
+            best = 0
+            for i in range(1, len(current.cards)):
+                if beats(current.cards[i], current.cards[best], self.trump):
+                    best = i
+            base.win = current.cards[best]
+            base.win_seat = current.seats[best]
+        base.tricks_won = list(view.tricks_won)
+        base.played = played
+        self.base = base
+        turned = view.turned_card
+        self.turned = -1
+        chooser = view.chooser
+        if (
+            turned is not None
+            and chooser != seat
+            and chooser is not None
+            and self.active[chooser] == 1
+            and self.unseen >> turned & 1
+            and self.allowed[chooser] >> turned & 1
+        ):
+            self.turned = turned
+
+
+def sample_play_worlds(
+    ctx: PlayContext, rng: random.Random, n: int, weighted: bool = True, max_tries: int = 0
+) -> list[tuple[float, list[int]]]:
+    view = ctx.view
+    seat = view.seat
+    others = sorted(ctx.others, key=lambda s: ctx.allowed[s].bit_count() - ctx.sizes[s])
+    pool_all = mask_cards(ctx.unseen)
+    out: list[tuple[float, list[int]]] = []
+    tries = 0
+    limit = max_tries or n * 20
+    while len(out) < n and tries < limit:
+        tries += 1
+        rng.shuffle(pool_all)
+        hands = [0, 0, 0, 0]
+        hands[seat] = view.hand_mask
+        taken = 0
+        chooser = view.chooser
+        if ctx.turned >= 0 and rng.random() < 0.9 and ctx.sizes[chooser] > 0:  # type: ignore[index]
+            hands[chooser] = 1 << ctx.turned  # type: ignore[index]
+            taken = 1 << ctx.turned
+        ok = True
+        for s in others:
+            need = ctx.sizes[s] - hands[s].bit_count()
+            allowed = ctx.allowed[s] & ~taken
+            if need <= 0:
+                continue
+            got = hands[s]
+            for c in pool_all:
+                if allowed >> c & 1:
+                    got |= 1 << c
+                    allowed ^= 1 << c
+                    need -= 1
+                    if not need:
+                        break
+            if need:
+                ok = False
+                break
+            taken |= got
+            hands[s] = got
+        if not ok:
+            continue
+        weight = _replay_weight(ctx, hands, weighted)
+        if weight > 0.0:
+            out.append((weight, hands))
+    return out
+
+
+def _replay_weight(ctx: PlayContext, hands: list[int], weighted: bool) -> float:
+    """0 when some observed play would have been illegal from these hands, else a weight."""
+    view = ctx.view
+    seat = view.seat
+    trump = ctx.trump
+    rules = ctx.rules
+    mb, mu, la = rules.must_beat_following, rules.must_undertrump, rules.must_lead_trump_ace
+    start = [hands[s] | ctx.played_by[s] for s in range(4)]
+    held = start[:]
+    weight = 1.0
+    if weighted:
+        draw = draw_value(trump)
+        for s in ctx.others:
+            k = view.discard_counts[s] or 0
+            keep_needed = 5 - k
+            keepers = sum(1 for v, _c in ranked_cards(start[s], trump) if v > draw)
+            if keepers < keep_needed:
+                weight *= KEEPER_MISS ** (keep_needed - keepers)
+        chooser = view.chooser
+        if view.turned_card is None and chooser is not None and chooser != seat and ctx.active[chooser] == 1:
+            trumps = (start[chooser] & SUIT_MASKS[trump]).bit_count()
+            weight *= 1.0 + 0.5 * trumps
+    played = 0
+    won = [0, 0, 0, 0]
+    n_active = sum(ctx.active)
+    for trick in view.tricks:
+        lead = -1
+        win = -1
+        win_seat = -1
+        for i, (card, s) in enumerate(zip(trick.cards, trick.seats, strict=False)):
+            if s != seat:
+                hand = held[s]
+                legal = legal_mask(hand, lead, win, trump, mb, mu, la)
+                if not legal >> card & 1:
+                    return 0.0
+                if (
+                    weighted
+                    and legal & (legal - 1)
+                    and pick_card(hand, legal, lead, win, trump, played, n_active - i - 1, won[s]) != card
+                ):
+                    weight *= PLAY_MISMATCH
+            held[s] &= ~(1 << card)
+            played |= 1 << card
+            if lead < 0:
+                lead = SUIT_OF[card]
+                win, win_seat = card, s
+            elif beats(card, win, trump):
+                win, win_seat = card, s
+        if len(trick.cards) == n_active:
+            won[win_seat] += 1
+    return weight
+
+
+def evaluate_play(
+    ctx: PlayContext, worlds: Sequence[tuple[float, list[int]]], cards: Sequence[int]
+) -> dict[int, float]:
+    seat = ctx.view.seat
+    total_w = sum(w for w, _ in worlds) or 1.0
+    rules, trump, active = ctx.rules, ctx.trump, ctx.active
+    values = {}
+    for card in cards:
+        acc = 0.0
+        for w, hands in worlds:
+            st = ctx.base.copy()
+            st.hands = hands[:]
+            st.play(card)
+            won = st.play_out()
+            acc += w * deltas_of(rules, trump, active, won)[seat]
+        values[card] = acc / total_w
+    return values
+
+
+__all__ = [
+    "PlayContext",
+    "card_value",
+    "evaluate_exchange",
+    "evaluate_play",
+    "evaluate_trump",
+    "exchange_candidates",
+    "sample_exchange_worlds",
+    "sample_play_worlds",
+    "sample_trump_decks",
+]

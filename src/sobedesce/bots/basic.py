@@ -1,0 +1,146 @@
+"""``basic``: a sound rule-based player.
+
+- Trump: from its three cards it values every suit (and, in ``classic``, turning up the
+  13th card) by the tricks the hand should take, counting Clubs double both ways and Hearts
+  bringing every player in (so fewer tricks each).
+- Play or sit out: it keeps the cards worth more than a random draw, exchanges the rest, and
+  sits out (when allowed) if the hand it expects is more likely to cost points than save them.
+- Cards: it leads sure winners (counting the trumps and high cards already played), heads a
+  trick as cheaply as it can, ruffs when void, and sheds its lowest losers otherwise.
+
+``explain`` gives the expected change of its own score for each option: from the hand
+estimate for trump and exchange decisions, and from a quick simulation (a few dozen deals
+consistent with what the seat has seen) for card play.
+"""
+
+from __future__ import annotations
+
+import random
+
+from sobedesce.core import Action, Exchange, Phase, SeatView
+from sobedesce.core.actions import PLAYS, SIT_OUT, TRUMP_ACTIONS, TURN_UP
+from sobedesce.core.cards import CARDS, Suit
+
+from ._eval import expected_delta, mask_cards, may_sit_out, plan_exchange, ranked_cards, trump_scores
+from ._search import PlayContext, evaluate_play, sample_play_worlds
+from ._sim import SUIT_OF, pick_card
+from .base import Option
+
+
+def expected_active(view: SeatView) -> float:
+    """Players expected to play: those known to, plus 0.7 for each seat still to decide."""
+    known = sum(1 for a in view.active if a is True)
+    undecided = sum(1 for a in view.active if a is None)
+    return known + 1 + 0.7 * max(undecided - 1, 0)
+
+
+def trump_action(option: int) -> Action:
+    return TURN_UP if option == 4 else TRUMP_ACTIONS[option]
+
+
+def exchange_action(discard: int | None) -> Action:
+    if discard is None:
+        return SIT_OUT
+    return Exchange(tuple(CARDS[c] for c in mask_cards(discard)))
+
+
+class BasicBot:
+    name = "basic"
+
+    def __init__(self, explain_samples: int = 24, sit_margin: float = 0.0) -> None:
+        self.explain_samples = explain_samples
+        self.sit_margin = sit_margin
+
+    # -- decisions ----------------------------------------------------------------------
+
+    def act(self, view: SeatView, rng: random.Random) -> Action:
+        legal = view.legal_actions
+        if not legal:
+            raise ValueError("not this seat's turn")
+        if len(legal) == 1:
+            return legal[0]
+        if view.phase == Phase.TRUMP:
+            chooser_may_sit = not view.rules.chooser_must_play
+            return trump_action(trump_scores(view.hand_mask, view.rules, chooser_may_sit)[0][1])
+        if view.phase == Phase.EXCHANGE:
+            plan = self._plan(view)
+            return SIT_OUT if plan.sit_out else exchange_action(plan.discard)
+        return PLAYS[self._pick(view)]
+
+    def _plan(self, view: SeatView):  # type: ignore[no-untyped-def]
+        assert view.trump is not None and view.chooser is not None
+        seat = view.seat
+        may_sit = may_sit_out(
+            view.rules, int(view.trump), seat, view.chooser, view.scores[seat], view.sat_out_streaks[seat]
+        )
+        return plan_exchange(
+            view.hand_mask, int(view.trump), view.rules, may_sit, expected_active(view), self.sit_margin
+        )
+
+    def _pick(self, view: SeatView) -> int:
+        assert view.trump is not None
+        trump = int(view.trump)
+        played = 0
+        for trick in view.tricks:
+            for c in trick.cards:
+                played |= 1 << c
+        current = view.current_trick
+        lead, win = -1, -1
+        cur_len = 0
+        if current is not None and current.cards:
+            cur_len = len(current.cards)
+            lead = SUIT_OF[current.cards[0]]
+            win = current.cards[0]
+            for c in current.cards[1:]:
+                if (SUIT_OF[c] == SUIT_OF[win] and c > win) or (SUIT_OF[c] == trump and SUIT_OF[win] != trump):
+                    win = c
+        legal = 0
+        for action in view.legal_actions:
+            legal |= 1 << action.card  # type: ignore[attr-defined]
+        n_active = sum(1 for a in view.active if a)
+        return pick_card(
+            view.hand_mask, legal, lead, win, trump, played, n_active - cur_len - 1, view.tricks_won[view.seat]
+        )
+
+    # -- explanations -------------------------------------------------------------------
+
+    def explain(self, view: SeatView, rng: random.Random) -> list[Option]:
+        legal = view.legal_actions
+        if not legal:
+            return []
+        rules = view.rules
+        if view.phase == Phase.TRUMP:
+            scores = trump_scores(view.hand_mask, rules, not rules.chooser_must_play)
+            return [
+                Option(trump_action(o), d, "turn up the 13th card" if o == 4 else f"{Suit(o).title} as trump")
+                for d, o in scores
+            ]
+        if view.phase == Phase.EXCHANGE:
+            assert view.trump is not None
+            trump = int(view.trump)
+            plan = self._plan(view)
+            mult = rules.multiplier(trump)
+            ranked = ranked_cards(view.hand_mask, trump)
+            n = len(ranked)
+            options = []
+            for k, t in plan.tricks_by_k.items():
+                discard = 0
+                for _v, c in ranked[n - k :] if k else ():
+                    discard |= 1 << c
+                note = f"keep the best {n - k}, expect {t:.1f} tricks"
+                options.append(Option(exchange_action(discard), expected_delta(t, mult, rules.no_trick_penalty), note))
+            if legal[0] == SIT_OUT:
+                options.append(Option(SIT_OUT, 0.0, "sit out: the score stays"))
+            options.sort(key=lambda o: o.expected_delta)
+            return options
+        # Play: a quick simulation over deals consistent with the view.
+        ctx = PlayContext(view)
+        worlds = sample_play_worlds(ctx, rng, self.explain_samples, weighted=False)
+        cards = [a.card for a in legal]  # type: ignore[attr-defined]
+        choice = self._pick(view)
+        if not worlds:
+            return [Option(PLAYS[c], 0.0, "basic's choice" if c == choice else "") for c in cards]
+        values = evaluate_play(ctx, worlds, cards)
+        options = [Option(PLAYS[c], values[c], "basic's choice" if c == choice else "") for c in cards]
+        options.sort(key=lambda o: o.expected_delta)
+        return options

@@ -1,0 +1,123 @@
+"""``strong``: sampling search with inference.
+
+For every decision it samples deals consistent with everything the seat knows, weights each
+deal by how likely the other seats' observed decisions are under it (the basic policy's
+soft likelihood of their trump choice, sit-outs, discard counts and cards played), and
+scores every option by playing the round out on each deal with basic-like policies for all
+seats (each seat playing for its own score).  It picks the option with the best weighted
+mean change of its own score.
+
+Exchange options are pruned to sitting out plus, for each legal count *k*, discarding the *k*
+weakest cards.  The thinking budget is the number of sampled deals per decision (and an
+optional time limit, which makes decisions depend on the machine's speed).
+"""
+
+from __future__ import annotations
+
+import random
+import time
+
+from sobedesce.core import Action, Phase, SeatView
+from sobedesce.core.actions import PLAYS, SIT_OUT
+from sobedesce.core.cards import Suit
+
+from ._search import (
+    PlayContext,
+    evaluate_exchange,
+    evaluate_play,
+    evaluate_trump,
+    exchange_candidates,
+    sample_exchange_worlds,
+    sample_play_worlds,
+    sample_trump_decks,
+)
+from .base import Option
+from .basic import BasicBot, exchange_action, trump_action
+
+
+class StrongBot:
+    name = "strong"
+
+    def __init__(
+        self,
+        play_samples: int = 40,
+        exchange_samples: int = 600,
+        trump_samples: int = 150,
+        inference: bool = True,
+        time_limit: float | None = None,
+        phases: str = "tep",
+    ) -> None:
+        self.phases = phases
+        self._basic = BasicBot()
+        self.play_samples = play_samples
+        self.exchange_samples = exchange_samples
+        self.trump_samples = trump_samples
+        self.inference = inference
+        self.time_limit = time_limit
+
+    def act(self, view: SeatView, rng: random.Random) -> Action:
+        legal = view.legal_actions
+        if not legal:
+            raise ValueError("not this seat's turn")
+        if len(legal) == 1:
+            return legal[0]
+        if "tep"[int(view.phase) - 1] not in self.phases:
+            return self._basic.act(view, rng)
+        return self.explain(view, rng)[0].action
+
+    def explain(self, view: SeatView, rng: random.Random) -> list[Option]:
+        legal = view.legal_actions
+        if not legal:
+            return []
+        if view.phase == Phase.TRUMP:
+            return self._trump(view, rng)
+        if view.phase == Phase.EXCHANGE:
+            return self._exchange(view, rng)
+        return self._play(view, rng)
+
+    def _scale(self, n: int, cost: int) -> int:
+        """Samples within the time limit, given a rough cost per sample in microseconds."""
+        if self.time_limit is None:
+            return n
+        return max(4, min(n, int(self.time_limit * 1e6 / max(cost, 1))))
+
+    def _trump(self, view: SeatView, rng: random.Random) -> list[Option]:
+        options = [0, 1, 2, 3] + ([4] if view.rules.turn_up_allowed else [])
+        n = self._scale(self.trump_samples, 400 * len(options))
+        decks = sample_trump_decks(view, rng, n)
+        values = evaluate_trump(view, decks, options)
+        out = [
+            Option(trump_action(o), v, "turn up the 13th card" if o == 4 else f"{Suit(o).title} as trump")
+            for o, v in values.items()
+        ]
+        out.sort(key=lambda o: o.expected_delta)
+        return out
+
+    def _exchange(self, view: SeatView, rng: random.Random) -> list[Option]:
+        candidates = exchange_candidates(view)
+        n = self._scale(self.exchange_samples, 300 * len(candidates))
+        worlds = sample_exchange_worlds(view, rng, n, weighted=self.inference)
+        values = evaluate_exchange(view, worlds, candidates)
+        out = []
+        for option, value in values.items():
+            action = SIT_OUT if option is None else exchange_action(option)
+            note = "sit out: the score stays" if option is None else f"discard {option.bit_count()}"
+            out.append(Option(action, value, note))
+        out.sort(key=lambda o: o.expected_delta)
+        return out
+
+    def _play(self, view: SeatView, rng: random.Random) -> list[Option]:
+        cards = [a.card for a in view.legal_actions]  # type: ignore[attr-defined]
+        start = time.perf_counter()
+        ctx = PlayContext(view)
+        n = self._scale(self.play_samples, 150 * len(cards))
+        worlds = sample_play_worlds(ctx, rng, n, weighted=self.inference)
+        if not worlds:
+            worlds = sample_play_worlds(ctx, rng, max(4, n // 4), weighted=False, max_tries=n * 200)
+        if not worlds:
+            return [Option(PLAYS[c], 0.0, "no consistent deal found") for c in cards]
+        values = evaluate_play(ctx, worlds, cards)
+        del start
+        out = [Option(PLAYS[c], v, "") for c, v in values.items()]
+        out.sort(key=lambda o: o.expected_delta)
+        return out

@@ -1,0 +1,206 @@
+"""The bots: legal actions only, reproducible, views only, explanations, and basic > random."""
+
+from __future__ import annotations
+
+import gc
+import random
+import statistics
+
+import pytest
+
+from sobedesce.bots import BOTS, LEVELS, make_bot
+from sobedesce.bots._sim import PlayState, legal_mask
+from sobedesce.core import Match, Phase, Round, SeatView, seat_view
+
+PRESETS = ("classic", "table")
+SMALL = {"play_samples": 6, "exchange_samples": 12, "trump_samples": 6}
+
+
+def _act(bot, match: Match, seat: int, rng: random.Random):
+    if getattr(bot, "omniscient", False):
+        return bot.act_full(match, seat, rng)
+    return bot.act(seat_view(match, seat), rng)
+
+
+def play_match(bots, rules: str, seed: int, max_rounds: int = 60) -> tuple[Match, list]:
+    """A full match; every action is checked against the legal ones."""
+    match = Match(rules)
+    rng = random.Random(seed)
+    rngs = [random.Random(seed * 7 + s) for s in range(4)]
+    actions = []
+    while not match.is_over and len(match.rounds) < max_rounds:
+        if match.phase == Phase.DEAL:
+            match.deal(rng=rng)
+            continue
+        seat = match.current_seat
+        assert seat is not None
+        action = _act(bots[seat], match, seat, rngs[seat])
+        assert action in list(match.legal_actions()), (bots[seat].name, action)
+        actions.append(action)
+        match.apply(action)
+    return match, actions
+
+
+def test_registry() -> None:
+    for name in ("random", "basic", "strong", "oracle"):
+        assert name in BOTS
+    assert set(LEVELS) == {"easy", "hard", "expert"}
+    assert make_bot("easy").name == "basic"
+    assert make_bot("hard").name == "strong"
+    assert make_bot("expert").name == "strong"
+    assert make_bot("hard").exchange_samples < make_bot("expert").exchange_samples
+
+
+@pytest.mark.parametrize("rules", PRESETS)
+def test_sim_agrees_with_core(rules: str) -> None:
+    """The bots' bit-mask legal cards and tricks equal the core's."""
+    rng = random.Random(11)
+    for _ in range(40):
+        match = Match(rules)
+        match.deal(rng=rng)
+        rnd = match.round
+        assert rnd is not None
+        while rnd.phase != Phase.PLAY and not rnd.is_over:
+            match.apply(rng.choice(list(match.legal_actions())))
+        if rnd.is_over:
+            continue
+        state = PlayState.from_round(rnd)
+        while not rnd.is_over:
+            r = rnd.rules
+            mine = legal_mask(
+                rnd.hands[rnd.to_act],
+                rnd.lead_suit,
+                rnd.win_card,
+                rnd.trump,
+                r.must_beat_following,
+                r.must_undertrump,
+                r.must_lead_trump_ace,
+            )
+            assert mine == rnd.legal_cards()
+            assert state.legal() == mine and state.to_act == rnd.to_act
+            action = rng.choice(list(match.legal_actions()))
+            state.play(action.card)
+            match.apply(action)
+        assert state.tricks_won == rnd.tricks_won
+
+
+@pytest.mark.parametrize("rules", PRESETS)
+def test_basic_legal_over_many_matches(rules: str) -> None:
+    basic = make_bot("basic")
+    for seed in range(12):
+        bots = [basic, make_bot("random"), basic, make_bot("random")]
+        play_match(bots, rules, seed)
+
+
+@pytest.mark.parametrize("rules", PRESETS)
+def test_strong_and_oracle_legal(rules: str) -> None:
+    strong = make_bot("strong", **SMALL)
+    oracle = make_bot("oracle")
+    basic = make_bot("basic")
+    for seed in range(2):
+        match, _ = play_match([strong, basic, oracle, strong], rules, 100 + seed, max_rounds=12)
+        assert len(match.rounds) >= 1
+
+
+def test_oracle_refuses_views() -> None:
+    match = Match("classic")
+    match.deal(rng=random.Random(1))
+    seat = match.current_seat
+    assert seat is not None
+    with pytest.raises(TypeError, match="full match"):
+        make_bot("oracle").act(seat_view(match, seat), random.Random(0))
+
+
+@pytest.mark.parametrize("name", ["basic", "strong"])
+@pytest.mark.parametrize("rules", PRESETS)
+def test_reproducible(name: str, rules: str) -> None:
+    settings = SMALL if name == "strong" else {}
+    runs = []
+    for _ in range(2):
+        bots = [make_bot(name, **settings) for _ in range(4)]
+        _, actions = play_match(bots, rules, 5, max_rounds=4)
+        runs.append(actions)
+    assert runs[0] == runs[1]
+
+
+def _reachable(root: object, limit: int = 20000) -> list[object]:
+    seen = {id(root)}
+    todo = [root]
+    out = []
+    while todo and len(out) < limit:
+        obj = todo.pop()
+        out.append(obj)
+        for ref in gc.get_referents(obj):
+            if id(ref) not in seen and not isinstance(ref, type):
+                seen.add(id(ref))
+                todo.append(ref)
+    return out
+
+
+@pytest.mark.parametrize("name", ["basic", "strong"])
+def test_bots_see_only_the_view(name: str) -> None:
+    """A view holds no path to the hidden state, and bots act on views alone."""
+    bot = make_bot(name, **(SMALL if name == "strong" else {}))
+    rng = random.Random(3)
+    match = Match("classic")
+    match.deal(rng=rng)
+    steps = 0
+    while not match.round.is_over:  # type: ignore[union-attr]
+        seat = match.current_seat
+        assert seat is not None
+        view = seat_view(match, seat)
+        if steps % 5 == 0:
+            assert not any(isinstance(o, (Match, Round)) for o in _reachable(view))
+        action = bot.act(view, random.Random(steps))
+        match.apply(action)
+        steps += 1
+
+
+@pytest.mark.parametrize("name", ["basic", "strong"])
+@pytest.mark.parametrize("rules", PRESETS)
+def test_explain_legal_and_best_first(name: str, rules: str) -> None:
+    bot = make_bot(name, **(SMALL if name == "strong" else {}))
+    rng = random.Random(9)
+    nonzero = 0
+    for seed in range(3):
+        match = Match(rules)
+        match.deal(rng=random.Random(seed))
+        rnd = match.round
+        assert rnd is not None
+        while not rnd.is_over:
+            seat = match.current_seat
+            assert seat is not None
+            view: SeatView = seat_view(match, seat)
+            options = bot.explain(view, rng)
+            assert options
+            legal = list(view.legal_actions)
+            for option in options:
+                assert option.action in legal
+            deltas = [o.expected_delta for o in options]
+            assert deltas == sorted(deltas)
+            nonzero += any(d != 0.0 for d in deltas)
+            match.apply(bot.act(view, rng))
+    assert nonzero > 5
+
+
+def test_basic_beats_random() -> None:
+    """Basic in one seat (rotating) against three random bots over 300 rounds."""
+    basic = make_bot("basic")
+    rand = make_bot("random")
+    diffs = []
+    for i in range(300):
+        hero = i % 4
+        match = Match("classic" if i % 2 else "table")
+        match.deal(rng=random.Random(1000 + i // 4), dealer=(i // 4) % 4)
+        rngs = [random.Random(i * 4 + s) for s in range(4)]
+        rnd = match.round
+        assert rnd is not None
+        while not rnd.is_over:
+            seat = match.current_seat
+            assert seat is not None
+            bot = basic if seat == hero else rand
+            match.apply(bot.act(seat_view(match, seat), rngs[seat]))
+        assert rnd.deltas is not None
+        others = [rnd.deltas[s] for s in range(4) if s != hero]
+        diffs.append(rnd.deltas[hero] - statistics.mean(others))
+    assert statistics.mean(diffs) <= -2.5
