@@ -12,7 +12,7 @@ import pytest
 from helpers import RECORDS, RuleBreak, load_json, record, ref_replay, round_entry, run_replay
 from sobedesce.core import RecordFormatError, RecordRuleError, read_record, summary
 
-EXAMPLES = Path("/work/shared/examples")
+EXAMPLES = Path(__file__).parent / "examples"
 LEGAL = sorted(
     p for p in RECORDS.glob("*.json") if ".expected" not in p.name and (RECORDS / f"{p.stem}.expected.json").exists()
 )

@@ -60,6 +60,9 @@ class Phase(IntEnum):
     def label(self) -> str:
         return self.name.lower()
 
+    def __str__(self) -> str:
+        return self.label
+
 
 _TRUMP, _EXCHANGE, _PLAY, _OVER = 1, 2, 3, 4
 _SUIT_OF = tuple(i // 10 for i in range(40))
