@@ -18,6 +18,8 @@ from __future__ import annotations
 import random as _random
 from collections.abc import Callable, Iterator, Sequence
 from enum import IntEnum
+from functools import partial
+from operator import itemgetter
 from typing import overload
 
 from .actions import (
@@ -94,37 +96,42 @@ class ExchangeChoices(Sequence[Action]):
     Indexing builds a single action, so drawing one at random costs almost nothing.
     """
 
-    __slots__ = ("_subsets", "hand", "max_discard", "may_sit_out", "min_discard")
+    __slots__ = ("_pickers", "hand", "max_discard", "may_sit_out", "min_discard")
 
     def __init__(self, hand: int, may_sit_out: bool, min_discard: int, max_discard: int) -> None:
         self.hand = hand
         self.may_sit_out = may_sit_out
         self.min_discard = min_discard
         self.max_discard = max_discard
-        self._subsets = _subsets(hand.bit_count(), min_discard, max_discard)
+        key = (hand.bit_count(), min_discard, max_discard)
+        pickers = _PICKERS.get(key)
+        if pickers is None:
+            pickers = _PICKERS[key] = _subset_pickers(*key)
+        self._pickers = pickers
 
     def __len__(self) -> int:
-        return len(self._subsets) + self.may_sit_out
+        return len(self._pickers) + self.may_sit_out
 
     @overload
     def __getitem__(self, index: int) -> Action: ...
     @overload
     def __getitem__(self, index: slice) -> Sequence[Action]: ...
     def __getitem__(self, index: int | slice) -> Action | Sequence[Action]:
-        if isinstance(index, slice):
-            return [self[i] for i in range(len(self))[index]]
+        if index.__class__ is not int:
+            if isinstance(index, slice):
+                return [self[i] for i in range(len(self))[index]]
+            index = int(index)
         if index < 0:
             index += len(self)
         if self.may_sit_out:
             if index == 0:
                 return SIT_OUT
             index -= 1
-        cards = cards_of(self.hand)
-        chosen = tuple([cards[p] for p in self._subsets[index]])
-        mask = 0
-        for card in chosen:
-            mask |= 1 << card
-        return _new_exchange(chosen, mask)
+        chosen = self._pickers[index](cards_of(self.hand))
+        action = _object_new(Exchange)
+        _object_setattr(action, "discard", chosen)
+        _object_setattr(action, "mask", sum(map(_BITS.__getitem__, chosen)))
+        return action
 
     def __iter__(self) -> Iterator[Action]:
         for index in range(len(self)):
@@ -156,21 +163,35 @@ def _new_exchange(cards: tuple[Card, ...], mask: int) -> Exchange:
 
 _object_new = object.__new__
 _object_setattr = object.__setattr__
-_SUBSET_CACHE: dict[tuple[int, int, int], tuple[tuple[int, ...], ...]] = {}
+_Picker = Callable[[Sequence[Card]], tuple[Card, ...]]
+_PICKERS: dict[tuple[int, int, int], tuple[_Picker, ...]] = {}
+_BITS = tuple(1 << i for i in range(40))
 
 
-def _subsets(n: int, low: int, high: int) -> tuple[tuple[int, ...], ...]:
-    key = (n, low, high)
-    found = _SUBSET_CACHE.get(key)
-    if found is None:
-        found = tuple(
-            tuple(p for p in range(n) if bits >> p & 1)
-            for size in range(low, min(high, n) + 1)
-            for bits in range(1 << n)
-            if bits.bit_count() == size
-        )
-        _SUBSET_CACHE[key] = found
-    return found
+def _subset_pickers(n: int, low: int, high: int) -> tuple[_Picker, ...]:
+    """For each discard of ``low..high`` of ``n`` cards (smallest first), a function that
+    picks those cards out of the sorted hand, at C speed where ``itemgetter`` can."""
+    pickers: list[_Picker] = []
+    for size in range(low, min(high, n) + 1):
+        for bits in range(1 << n):
+            if bits.bit_count() != size:
+                continue
+            positions = [p for p in range(n) if bits >> p & 1]
+            if size == 0:
+                pickers.append(_pick_none)
+            elif size == 1:
+                pickers.append(partial(_pick_one, positions[0]))
+            else:
+                pickers.append(itemgetter(*positions))
+    return tuple(pickers)
+
+
+def _pick_none(cards: Sequence[Card]) -> tuple[Card, ...]:
+    return ()
+
+
+def _pick_one(position: int, cards: Sequence[Card]) -> tuple[Card, ...]:
+    return (cards[position],)
 
 
 def _play_rules(rules: Rules, trump: int) -> tuple[int, int, bool, bool]:
@@ -402,11 +423,12 @@ class Round:
         if rules.all_play_suit is not None and self.trump == rules.all_play_suit:
             return [False, False, False, False]
         limit = rules.max_sit_outs_in_row
+        a, b, c, d = self.streaks
+        ok = [a < limit, b < limit, c < limit, d < limit]
         floor = rules.must_play_at_or_below
-        scores = self.scores
-        ok = [streak < limit for streak in self.streaks]
         if floor is not None:
-            ok = [ok[seat] and scores[seat] > floor for seat in range(4)]
+            a, b, c, d = self.scores
+            ok = [ok[0] and a > floor, ok[1] and b > floor, ok[2] and c > floor, ok[3] and d > floor]
         if rules.chooser_must_play:
             ok[self.chooser] = False
         return ok
