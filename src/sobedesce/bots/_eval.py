@@ -149,7 +149,24 @@ class ExchangePlan:
 def plan_exchange(
     hand: int, trump: int, rules: Rules, may_sit: bool, n_active: float, sit_margin: float = 0.0
 ) -> ExchangePlan:
-    """Keep the cards worth more than a random draw; sit out when playing is expected to cost."""
+    """Keep the cards worth more than a random draw; sit out when playing is expected to cost.
+
+    Cached: search bots ask the same question for many options of one sampled deal."""
+    key = (hand, trump, rules, may_sit, n_active, sit_margin)
+    found = _PLAN_CACHE.get(key)
+    if found is None:
+        if len(_PLAN_CACHE) > 100_000:
+            _PLAN_CACHE.clear()
+        found = _PLAN_CACHE[key] = _plan_exchange(hand, trump, rules, may_sit, n_active, sit_margin)
+    return found
+
+
+_PLAN_CACHE: dict[tuple[int, int, Rules, bool, float, float], ExchangePlan] = {}
+
+
+def _plan_exchange(
+    hand: int, trump: int, rules: Rules, may_sit: bool, n_active: float, sit_margin: float
+) -> ExchangePlan:
     ranked = ranked_cards(hand, trump)
     n = len(ranked)
     draw = draw_value(trump)
@@ -176,8 +193,8 @@ def plan_exchange(
     return ExchangePlan(discard, best_k, play_delta, sit, tricks_by_k)
 
 
-SIT_TEMPERATURE = 1.2
-K_DECAY = 1.0
+SIT_TEMPERATURE = 0.5
+K_DECAY = 2.0
 
 
 def exchange_likelihood(plan: ExchangePlan, may_sit: bool, observed_k: int | None) -> float:
@@ -258,7 +275,7 @@ _UNKNOWN_KEEP = tuple(
     for t in range(4)
 )
 
-TRUMP_TEMPERATURE = 0.6
+TRUMP_TEMPERATURE = 0.3
 
 
 def trump_likelihood(three: int, rules: Rules, option: int, chooser_may_sit: bool = False) -> float:

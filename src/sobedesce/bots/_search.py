@@ -40,6 +40,14 @@ KEEPER_MISS = 0.35
 """Likelihood factor per kept card a sampled hand lacks, given the discard count."""
 
 
+def objective(deltas: Sequence[int], seat: int, rivalry: float) -> float:
+    """A seat's own score change, minus ``rivalry`` times the mean change of the three others."""
+    own = deltas[seat]
+    if not rivalry:
+        return own
+    return own - rivalry * (deltas[0] + deltas[1] + deltas[2] + deltas[3] - own) / 3.0
+
+
 # -- trump phase ------------------------------------------------------------------------
 
 
@@ -54,19 +62,26 @@ def sample_trump_decks(view: SeatView, rng: random.Random, n: int) -> list[list[
     return out
 
 
-def evaluate_trump(view: SeatView, decks: Sequence[list[int]], options: Sequence[int]) -> dict[int, float]:
-    """Mean score change of the chooser for each option (0..3 a suit, 4 turning up)."""
+def evaluate_trump(
+    view: SeatView, decks: Sequence[list[int]], options: Sequence[int], rivalry: float = 0.0
+) -> dict[int, tuple[float, float]]:
+    """Mean score change of the chooser and mean objective for each option (0..3 a suit,
+    4 turning up)."""
     seat = view.seat
     chooser = view.chooser
     assert chooser is not None
     rules = view.rules
-    totals = dict.fromkeys(options, 0.0)
+    totals = {o: [0.0, 0.0] for o in options}
     for deck in decks:
         for option in options:
             trump = SUIT_OF[deck[12]] if option == 4 else option
             ex = ex_state_from_deck(rules, chooser, deck, trump, view.scores, view.sat_out_streaks)
-            totals[option] += ex.finish(seat)[seat]
-    return {o: t / max(len(decks), 1) for o, t in totals.items()}
+            deltas = ex.finish(seat)
+            acc = totals[option]
+            acc[0] += deltas[seat]
+            acc[1] += objective(deltas, seat, rivalry)
+    n = max(len(decks), 1)
+    return {o: (t[0] / n, t[1] / n) for o, t in totals.items()}
 
 
 # -- exchange phase ---------------------------------------------------------------------
@@ -80,9 +95,15 @@ def _trump_option(view: SeatView) -> int:
 
 
 def sample_exchange_worlds(
-    view: SeatView, rng: random.Random, n: int, weighted: bool = True
+    view: SeatView, rng: random.Random, n: int, weighted: bool = True, oversample: int = 4
 ) -> list[tuple[float, ExState]]:
-    """Worlds at the viewer's exchange decision, with their likelihood weights."""
+    """Worlds at the viewer's exchange decision.
+
+    ``n * oversample`` candidate deals are drawn and weighted by the likelihood of the trump
+    choice and the earlier seats' decisions; ``n`` of them are then resampled in proportion
+    to their weights (a deal drawn twice gets a fresh stock order), so every returned world
+    has weight 1 and play-outs are not wasted on unlikely deals.
+    """
     seat = view.seat
     chooser = view.chooser
     assert chooser is not None and view.trump is not None
@@ -98,8 +119,10 @@ def sample_exchange_worlds(
     pool = mask_cards(unseen)
     option = _trump_option(view)
     chooser_may_sit = not rules.chooser_must_play
-    out: list[tuple[float, ExState]] = []
-    for _ in range(n):
+    if not weighted:
+        oversample = 1
+    candidates: list[tuple[float, list[int], list[int], list[int | None]]] = []
+    for _ in range(n * oversample):
         rng.shuffle(pool)
         pos = 0
         originals = [0, 0, 0, 0]
@@ -125,30 +148,66 @@ def sample_exchange_worlds(
             for c in rest:
                 m |= 1 << c
             originals[s] = m
-        stock_top_first = pool[pos:]
+        discards: list[int | None] = [None, None, None, None]
+        active_so_far = 0
+        for i in range(me_index):
+            s = order[i]
+            decided = view.active[s]
+            may_sit = may_sit_out(rules, trump, s, chooser, view.scores[s], view.sat_out_streaks[s])
+            n_exp = active_so_far + 1 + 0.7 * (3 - i)
+            plan = plan_exchange(originals[s], trump, rules, may_sit, n_exp)
+            if decided is False:
+                if weighted:
+                    weight *= exchange_likelihood(plan, may_sit, None)
+                continue
+            active_so_far += 1
+            k = view.discard_counts[s] or 0
+            if weighted:
+                weight *= exchange_likelihood(plan, may_sit, k)
+            if k == plan.k:
+                discards[s] = plan.discard
+            else:
+                discard = 0
+                for _v, c in ranked_cards(originals[s], trump)[5 - k :] if k else ():
+                    discard |= 1 << c
+                discards[s] = discard
+        if weight > 0.0:
+            candidates.append((weight, originals, pool[pos:], discards))
+    if not candidates:
+        return []
+    chosen: list[int] = []
+    if oversample > 1:
+        total = sum(c[0] for c in candidates)
+        step = total / n
+        point = rng.random() * step
+        acc = 0.0
+        index = 0
+        for _ in range(n):
+            while index < len(candidates) - 1 and acc + candidates[index][0] < point:
+                acc += candidates[index][0]
+                index += 1
+            chosen.append(index)
+            point += step
+    else:
+        chosen = list(range(len(candidates)))
+    out: list[tuple[float, ExState]] = []
+    last = -1
+    for index in chosen:
+        weight, originals, stock_cards, discards = candidates[index]
+        stock_top_first = stock_cards[:]
+        if index == last:
+            rng.shuffle(stock_top_first)
+        last = index
         hands = originals[:]
         active = [-1, -1, -1, -1]
         draw_pos = 0
         for i in range(me_index):
             s = order[i]
-            decided = view.active[s]
-            may_sit = may_sit_out(rules, trump, s, chooser, view.scores[s], view.sat_out_streaks[s])
-            n_exp = sum(1 for a in active if a == 1) + 1 + 0.7 * (3 - i)
-            plan = plan_exchange(originals[s], trump, rules, may_sit, n_exp)
-            if decided is False:
+            discard = discards[s]
+            if view.active[s] is False or discard is None:
                 active[s] = 0
-                if weighted:
-                    weight *= exchange_likelihood(plan, may_sit, None)
                 continue
-            k = view.discard_counts[s] or 0
-            if weighted:
-                weight *= exchange_likelihood(plan, may_sit, k)
-            if k == plan.k:
-                discard = plan.discard
-            else:
-                discard = 0
-                for _v, c in ranked_cards(originals[s], trump)[5 - k :] if k else ():
-                    discard |= 1 << c
+            k = discard.bit_count()
             hand = originals[s] ^ discard
             for c in stock_top_first[draw_pos : draw_pos + k]:
                 hand |= 1 << c
@@ -158,22 +217,24 @@ def sample_exchange_worlds(
         stock = stock_top_first[draw_pos:]
         stock.reverse()
         ex = ExState(rules, trump, chooser, hands, stock, active, me_index, view.scores, view.sat_out_streaks)
-        out.append((weight, ex))
+        out.append((1.0 if oversample > 1 else weight, ex))
     return out
 
 
 def evaluate_exchange(
-    view: SeatView, worlds: Sequence[tuple[float, ExState]], options: Sequence[int | None]
-) -> dict[int | None, float]:
-    """Weighted mean score change of the viewer for each option (``None`` = sit out)."""
+    view: SeatView, worlds: Sequence[tuple[float, ExState]], options: Sequence[int | None], rivalry: float = 0.0
+) -> dict[int | None, tuple[float, float]]:
+    """Weighted mean score change of the viewer and objective for each option (``None`` =
+    sit out)."""
     seat = view.seat
     total_w = sum(w for w, _ in worlds) or 1.0
-    values: dict[int | None, float] = {}
+    values: dict[int | None, tuple[float, float]] = {}
     for option in options:
-        if option is None:
-            values[option] = 0.0
+        if option is None and not rivalry:
+            values[option] = (0.0, 0.0)
             continue
         acc = 0.0
+        acc_obj = 0.0
         for w, ex in worlds:
             if w <= 0.0:
                 continue
@@ -189,8 +250,10 @@ def evaluate_exchange(
                 ex.streaks,
             )
             sim.apply(option)
-            acc += w * sim.finish(seat)[seat]
-        values[option] = acc / total_w
+            deltas = sim.finish(seat)
+            acc += w * deltas[seat]
+            acc_obj += w * objective(deltas, seat, rivalry)
+        values[option] = (acc / total_w, acc_obj / total_w)
     return values
 
 
@@ -394,21 +457,23 @@ def _replay_weight(ctx: PlayContext, hands: list[int], weighted: bool) -> float:
 
 
 def evaluate_play(
-    ctx: PlayContext, worlds: Sequence[tuple[float, list[int]]], cards: Sequence[int]
-) -> dict[int, float]:
+    ctx: PlayContext, worlds: Sequence[tuple[float, list[int]]], cards: Sequence[int], rivalry: float = 0.0
+) -> dict[int, tuple[float, float]]:
     seat = ctx.view.seat
     total_w = sum(w for w, _ in worlds) or 1.0
     rules, trump, active = ctx.rules, ctx.trump, ctx.active
     values = {}
     for card in cards:
         acc = 0.0
+        acc_obj = 0.0
         for w, hands in worlds:
             st = ctx.base.copy()
             st.hands = hands[:]
             st.play(card)
-            won = st.play_out()
-            acc += w * deltas_of(rules, trump, active, won)[seat]
-        values[card] = acc / total_w
+            deltas = deltas_of(rules, trump, active, st.play_out())
+            acc += w * deltas[seat]
+            acc_obj += w * objective(deltas, seat, rivalry)
+        values[card] = (acc / total_w, acc_obj / total_w)
     return values
 
 

@@ -127,14 +127,9 @@ def pick_card(hand: int, legal: int, lead: int, win: int, trump: int, played: in
             return best
         return (trumps & -trumps).bit_length() - 1
     # Following.
-    winners = 0
-    m = legal
-    while m:
-        low = m & -m
-        card = low.bit_length() - 1
-        if beats(card, win, trump):
-            winners |= low
-        m ^= low
+    winners = legal & ABOVE[win]
+    if SUIT_OF[win] != trump:
+        winners |= legal & tmask
     if not winners:
         # Shed: lowest-ranked non-trump, else the lowest trump.
         side = legal & ~tmask
@@ -287,7 +282,7 @@ class PlayState:
                 lead = SUIT_OF[card]
                 win = card
                 win_seat = seat
-            elif beats(card, win, trump):
+            elif ABOVE[win] >> card & 1 or (SUIT_OF[card] == trump and SUIT_OF[win] != trump):
                 win = card
                 win_seat = seat
             cur_len += 1

@@ -141,6 +141,6 @@ class BasicBot:
         if not worlds:
             return [Option(PLAYS[c], 0.0, "basic's choice" if c == choice else "") for c in cards]
         values = evaluate_play(ctx, worlds, cards)
-        options = [Option(PLAYS[c], values[c], "basic's choice" if c == choice else "") for c in cards]
+        options = [Option(PLAYS[c], values[c][0], "basic's choice" if c == choice else "") for c in cards]
         options.sort(key=lambda o: o.expected_delta)
         return options

@@ -41,12 +41,14 @@ class StrongBot:
     def __init__(
         self,
         play_samples: int = 40,
-        exchange_samples: int = 600,
+        exchange_samples: int = 500,
         trump_samples: int = 150,
         inference: bool = True,
         time_limit: float | None = None,
+        rivalry: float = 1.0,
         phases: str = "tep",
     ) -> None:
+        self.rivalry = rivalry
         self.phases = phases
         self._basic = BasicBot()
         self.play_samples = play_samples
@@ -85,25 +87,27 @@ class StrongBot:
         options = [0, 1, 2, 3] + ([4] if view.rules.turn_up_allowed else [])
         n = self._scale(self.trump_samples, 400 * len(options))
         decks = sample_trump_decks(view, rng, n)
-        values = evaluate_trump(view, decks, options)
-        out = [
-            Option(trump_action(o), v, "turn up the 13th card" if o == 4 else f"{Suit(o).title} as trump")
-            for o, v in values.items()
+        values = evaluate_trump(view, decks, options, self.rivalry)
+        ranked = sorted(values.items(), key=lambda item: item[1][1])
+        return [
+            Option(
+                trump_action(o),
+                v[0],
+                ("turn up the 13th card" if o == 4 else f"{Suit(o).title} as trump") + _rank_note(v[1], self.rivalry),
+            )
+            for o, v in ranked
         ]
-        out.sort(key=lambda o: o.expected_delta)
-        return out
 
     def _exchange(self, view: SeatView, rng: random.Random) -> list[Option]:
         candidates = exchange_candidates(view)
         n = self._scale(self.exchange_samples, 300 * len(candidates))
         worlds = sample_exchange_worlds(view, rng, n, weighted=self.inference)
-        values = evaluate_exchange(view, worlds, candidates)
+        values = evaluate_exchange(view, worlds, candidates, self.rivalry)
         out = []
-        for option, value in values.items():
+        for option, value in sorted(values.items(), key=lambda item: item[1][1]):
             action = SIT_OUT if option is None else exchange_action(option)
             note = "sit out: the score stays" if option is None else f"discard {option.bit_count()}"
-            out.append(Option(action, value, note))
-        out.sort(key=lambda o: o.expected_delta)
+            out.append(Option(action, value[0], note + _rank_note(value[1], self.rivalry)))
         return out
 
     def _play(self, view: SeatView, rng: random.Random) -> list[Option]:
@@ -116,8 +120,15 @@ class StrongBot:
             worlds = sample_play_worlds(ctx, rng, max(4, n // 4), weighted=False, max_tries=n * 200)
         if not worlds:
             return [Option(PLAYS[c], 0.0, "no consistent deal found") for c in cards]
-        values = evaluate_play(ctx, worlds, cards)
+        values = evaluate_play(ctx, worlds, cards, self.rivalry)
         del start
-        out = [Option(PLAYS[c], v, "") for c, v in values.items()]
-        out.sort(key=lambda o: o.expected_delta)
-        return out
+        return [
+            Option(PLAYS[c], v[0], _rank_note(v[1], self.rivalry).lstrip("; "))
+            for c, v in sorted(values.items(), key=lambda item: item[1][1])
+        ]
+
+
+def _rank_note(objective: float, rivalry: float) -> str:
+    if not rivalry:
+        return ""
+    return f"; ranked by {objective:+.2f} = own change - {rivalry:g} x the others' mean"
