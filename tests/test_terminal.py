@@ -514,3 +514,20 @@ def test_bad_options_are_reported_without_a_traceback(tmp_path: Path) -> None:
     result = run_play("--resume", str(bad))
     assert result.returncode == 2 and "cannot resume" in result.stderr
     assert "Traceback" not in result.stderr
+
+
+def test_the_oracle_is_never_offered_at_a_table() -> None:
+    import subprocess
+    import sys
+
+    done = subprocess.run(
+        [sys.executable, "-m", "sobedesce", "play", "--bots", "oracle", "--speed", "0"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        stdin=subprocess.DEVNULL,
+        check=False,
+    )
+    assert done.returncode == 2
+    assert "never offered at a table" in done.stderr
+    assert "Traceback" not in done.stderr

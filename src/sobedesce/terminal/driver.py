@@ -64,7 +64,6 @@ BOT_FALLBACKS: dict[str, tuple[str, ...]] = {
     "easy": ("basic", "random"),
     "strong": ("basic", "random"),
     "basic": ("random",),
-    "oracle": ("strong", "basic", "random"),
 }
 HINT_BOTS = ("strong", "basic", "random")
 
@@ -76,6 +75,10 @@ def resolve_bot(name: str) -> tuple[str, Any, str | None]:
     ``ValueError`` with the registry's message.
     """
     key = name.strip().lower()
+    if key == "oracle":
+        raise ValueError(
+            "the oracle sees every card: it measures the others in the arena and is never offered at a table"
+        )
     try:
         return key, make_bot(key), None
     except ValueError:
