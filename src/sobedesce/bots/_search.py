@@ -40,9 +40,26 @@ KEEPER_MISS = 0.35
 """Likelihood factor per kept card a sampled hand lacks, given the discard count."""
 
 
-def objective(deltas: Sequence[int], seat: int, rivalry: float) -> float:
-    """A seat's own score change, minus ``rivalry`` times the mean change of the three others."""
+def objective(
+    deltas: Sequence[int], seat: int, rivalry: float, scores: Sequence[int] | None = None, target: int = 0
+) -> float:
+    """What the search minimises for ``seat``: its own change minus ``rivalry`` times the
+    mean change of the three others, and, when ``scores`` are given and the round would end
+    the match, minus its riscos instead (offset so both are on one scale: the final score
+    relative to the others' mean).  So a seat close to 0 goes for the win and keeps the
+    others from reaching 0 first."""
     own = deltas[seat]
+    if scores is not None:
+        finals = [scores[i] + deltas[i] for i in range(4)]
+        winners = [i for i in range(4) if finals[i] <= target]
+        if winners:
+            if seat in winners:
+                losers = sum(finals[i] for i in range(4) if i not in winners)
+                value = -losers / len(winners)
+            else:
+                value = float(finals[seat])
+            base = scores[seat] - rivalry * (sum(scores) - scores[seat]) / 3.0
+            return value - base
     if not rivalry:
         return own
     return own - rivalry * (deltas[0] + deltas[1] + deltas[2] + deltas[3] - own) / 3.0
@@ -63,7 +80,11 @@ def sample_trump_decks(view: SeatView, rng: random.Random, n: int) -> list[list[
 
 
 def evaluate_trump(
-    view: SeatView, decks: Sequence[list[int]], options: Sequence[int], rivalry: float = 0.0
+    view: SeatView,
+    decks: Sequence[list[int]],
+    options: Sequence[int],
+    rivalry: float = 0.0,
+    match_aware: bool = False,
 ) -> dict[int, tuple[float, float]]:
     """Mean score change of the chooser and mean objective for each option (0..3 a suit,
     4 turning up)."""
@@ -71,6 +92,7 @@ def evaluate_trump(
     chooser = view.chooser
     assert chooser is not None
     rules = view.rules
+    scores = view.scores if match_aware else None
     totals = {o: [0.0, 0.0] for o in options}
     for deck in decks:
         for option in options:
@@ -79,7 +101,7 @@ def evaluate_trump(
             deltas = ex.finish(seat)
             acc = totals[option]
             acc[0] += deltas[seat]
-            acc[1] += objective(deltas, seat, rivalry)
+            acc[1] += objective(deltas, seat, rivalry, scores)
     n = max(len(decks), 1)
     return {o: (t[0] / n, t[1] / n) for o, t in totals.items()}
 
@@ -222,15 +244,20 @@ def sample_exchange_worlds(
 
 
 def evaluate_exchange(
-    view: SeatView, worlds: Sequence[tuple[float, ExState]], options: Sequence[int | None], rivalry: float = 0.0
+    view: SeatView,
+    worlds: Sequence[tuple[float, ExState]],
+    options: Sequence[int | None],
+    rivalry: float = 0.0,
+    match_aware: bool = False,
 ) -> dict[int | None, tuple[float, float]]:
     """Weighted mean score change of the viewer and objective for each option (``None`` =
     sit out)."""
     seat = view.seat
+    scores = view.scores if match_aware else None
     total_w = sum(w for w, _ in worlds) or 1.0
     values: dict[int | None, tuple[float, float]] = {}
     for option in options:
-        if option is None and not rivalry:
+        if option is None and not rivalry and scores is None:
             values[option] = (0.0, 0.0)
             continue
         acc = 0.0
@@ -252,7 +279,7 @@ def evaluate_exchange(
             sim.apply(option)
             deltas = sim.finish(seat)
             acc += w * deltas[seat]
-            acc_obj += w * objective(deltas, seat, rivalry)
+            acc_obj += w * objective(deltas, seat, rivalry, scores)
         values[option] = (acc / total_w, acc_obj / total_w)
     return values
 
@@ -457,9 +484,14 @@ def _replay_weight(ctx: PlayContext, hands: list[int], weighted: bool) -> float:
 
 
 def evaluate_play(
-    ctx: PlayContext, worlds: Sequence[tuple[float, list[int]]], cards: Sequence[int], rivalry: float = 0.0
+    ctx: PlayContext,
+    worlds: Sequence[tuple[float, list[int]]],
+    cards: Sequence[int],
+    rivalry: float = 0.0,
+    match_aware: bool = False,
 ) -> dict[int, tuple[float, float]]:
     seat = ctx.view.seat
+    scores = ctx.view.scores if match_aware else None
     total_w = sum(w for w, _ in worlds) or 1.0
     rules, trump, active = ctx.rules, ctx.trump, ctx.active
     values = {}
@@ -472,7 +504,7 @@ def evaluate_play(
             st.play(card)
             deltas = deltas_of(rules, trump, active, st.play_out())
             acc += w * deltas[seat]
-            acc_obj += w * objective(deltas, seat, rivalry)
+            acc_obj += w * objective(deltas, seat, rivalry, scores)
         values[card] = (acc / total_w, acc_obj / total_w)
     return values
 

@@ -46,9 +46,13 @@ class StrongBot:
         inference: bool = True,
         time_limit: float | None = None,
         rivalry: float = 1.0,
+        match_aware: bool = True,
+        sit_out_cost: float = 1.0,
         phases: str = "tep",
     ) -> None:
+        self.sit_out_cost = sit_out_cost
         self.rivalry = rivalry
+        self.match_aware = match_aware
         self.phases = phases
         self._basic = BasicBot()
         self.play_samples = play_samples
@@ -87,7 +91,7 @@ class StrongBot:
         options = [0, 1, 2, 3] + ([4] if view.rules.turn_up_allowed else [])
         n = self._scale(self.trump_samples, 400 * len(options))
         decks = sample_trump_decks(view, rng, n)
-        values = evaluate_trump(view, decks, options, self.rivalry)
+        values = evaluate_trump(view, decks, options, self.rivalry, self.match_aware)
         ranked = sorted(values.items(), key=lambda item: item[1][1])
         return [
             Option(
@@ -102,7 +106,14 @@ class StrongBot:
         candidates = exchange_candidates(view)
         n = self._scale(self.exchange_samples, 300 * len(candidates))
         worlds = sample_exchange_worlds(view, rng, n, weighted=self.inference)
-        values = evaluate_exchange(view, worlds, candidates, self.rivalry)
+        values = evaluate_exchange(view, worlds, candidates, self.rivalry, self.match_aware)
+        if None in values and self.sit_out_cost:
+            # Sitting out uses up one of the allowed sit-outs in a row: the next round may
+            # have to be played whatever the hand.
+            own, obj = values[None]
+            streak = view.sat_out_streaks[view.seat] + 1
+            factor = 1.0 if streak >= view.rules.max_sit_outs_in_row else 0.3
+            values[None] = (own, obj + self.sit_out_cost * factor)
         out = []
         for option, value in sorted(values.items(), key=lambda item: item[1][1]):
             action = SIT_OUT if option is None else exchange_action(option)
@@ -120,7 +131,7 @@ class StrongBot:
             worlds = sample_play_worlds(ctx, rng, max(4, n // 4), weighted=False, max_tries=n * 200)
         if not worlds:
             return [Option(PLAYS[c], 0.0, "no consistent deal found") for c in cards]
-        values = evaluate_play(ctx, worlds, cards, self.rivalry)
+        values = evaluate_play(ctx, worlds, cards, self.rivalry, self.match_aware)
         del start
         return [
             Option(PLAYS[c], v[0], _rank_note(v[1], self.rivalry).lstrip("; "))
@@ -129,6 +140,4 @@ class StrongBot:
 
 
 def _rank_note(objective: float, rivalry: float) -> str:
-    if not rivalry:
-        return ""
-    return f"; ranked by {objective:+.2f} = own change - {rivalry:g} x the others' mean"
+    return f"; match value {objective:+.2f} (own change - {rivalry:g} x the others' mean, riscos if the match ends)"
