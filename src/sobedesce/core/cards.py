@@ -14,7 +14,7 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from enum import IntEnum
 
 __all__ = [
@@ -185,13 +185,6 @@ def cards_of(mask: int) -> list[Card]:
     """The cards of a mask, in hand order: suits S H D C, each high to low."""
     t = _SUIT_CARDS
     return [*t[0][mask & 1023], *t[1][(mask >> 10) & 1023], *t[2][(mask >> 20) & 1023], *t[3][(mask >> 30) & 1023]]
-
-
-def iter_mask(mask: int) -> Iterator[Card]:
-    while mask:
-        low = mask & -mask
-        yield CARDS[low.bit_length() - 1]
-        mask ^= low
 
 
 def sorted_cards(cards: Iterable[int]) -> list[Card]:

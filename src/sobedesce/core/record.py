@@ -25,7 +25,6 @@ from .actions import (
     Action,
     Exchange,
     IllegalActionError,
-    NameTrump,
     Play,
     SitOut,
     TurnUp,
@@ -393,23 +392,3 @@ def summary(match: Match) -> dict[str, object]:
         "riscos": match.riscos(),
         "next": next_step,
     }
-
-
-def parse_action(text: str, phase: Phase) -> Action:
-    """Read an action typed for ``phase``: ``H`` or ``turn``; ``sit`` or ``2c 5h``; ``7h``."""
-    words = text.replace(",", " ").split()
-    if phase == Phase.TRUMP:
-        if len(words) == 1 and words[0].lower() in ("turn", "t", "up"):
-            return TURN_UP
-        if len(words) == 1:
-            return NameTrump(Suit.parse(words[0]))
-        raise CardParseError(f"name a suit (S H D C) or 'turn', not {text!r}")
-    if phase == Phase.EXCHANGE:
-        if len(words) == 1 and words[0].lower() in ("sit", "out", "sit-out", "pass"):
-            return SIT_OUT
-        if len(words) == 1 and words[0].lower() in ("keep", "none", "0", "-"):
-            return Exchange(())
-        return Exchange(tuple(Card.parse(w) for w in words))
-    if phase == Phase.PLAY and len(words) == 1:
-        return Play.of(words[0])
-    raise CardParseError(f"cannot read {text!r} as an action now")
