@@ -15,10 +15,10 @@ import random
 import statistics
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
-from sobedesce.core import PRESETS, Match
+from sobedesce.core import PRESETS, Match, Round
 
 PEER = "euchre"
 
@@ -97,49 +97,62 @@ def euchre_game_runner(seed: int) -> Callable[[float], tuple[int, int, float]] |
     return play
 
 
-def _sample_positions(rules: str, seed: int, count: int) -> list[Match]:
-    """Positions met in random play (decisions only), for the per-decision timings."""
+def _sample_positions(rules: str, seed: int, count: int) -> list[Round]:
+    """Rounds met in random play, at a decision, for the per-decision timings.
+
+    A search copies a round, not the whole match history, so rounds are what is copied here,
+    as OpenSpiel copies a euchre state."""
     rng = random.Random(seed)
-    positions: list[Match] = []
+    positions: list[Round] = []
     match = Match(rules)
     while len(positions) < count:
         if match.is_over:
             match = Match(rules)
-        match.deal(rng=rng)
+        current = match.deal(rng=rng)
         while match.current_seat is not None:
-            positions.append(match.copy())
+            positions.append(current.copy())
             match.apply(rng.choice(match.legal_actions()))
     return positions
 
 
-def _per_call_ns(fn: Callable[[], object], items: int, budget: float) -> float:
+def _costs(
+    positions: Sequence[Any],
+    legal_of: Callable[[Any], Sequence[Any]],
+    copy_apply: Callable[[Any, Any], object],
+    rng: random.Random,
+    budget: float,
+) -> dict[str, float]:
+    """Nanoseconds per ``legal_actions()`` call and per copy-then-apply, over ``positions``."""
+    pairs = [(position, rng.choice(legal_of(position))) for position in positions]
     clock = time.process_time
-    calls = 0
-    start = clock()
-    while clock() - start < budget:
-        fn()
-        calls += items
-    return (clock() - start) / calls * 1e9
+
+    def per_call(step: Callable[[], object]) -> float:
+        calls = 0
+        start = clock()
+        while clock() - start < budget:
+            step()
+            calls += len(positions)
+        return (clock() - start) / calls * 1e9
+
+    def all_legal() -> None:
+        for position in positions:
+            legal_of(position)
+
+    def all_copy_apply() -> None:
+        for position, action in pairs:
+            copy_apply(position, action)
+
+    return {"legal_actions_ns": per_call(all_legal), "copy_apply_ns": per_call(all_copy_apply)}
 
 
 def decision_costs(rules: str, seed: int, budget: float) -> dict[str, float]:
-    positions = _sample_positions(rules, seed, 2000)
-    rng = random.Random(seed)
-    chosen = [rng.choice(p.legal_actions()) for p in positions]
-    pairs = list(zip(positions, chosen, strict=True))
-
-    def legal() -> None:
-        for position in positions:
-            position.legal_actions()
-
-    def copy_apply() -> None:
-        for position, action in pairs:
-            position.copy().apply(action)
-
-    return {
-        "legal_actions_ns": _per_call_ns(legal, len(positions), budget),
-        "copy_apply_ns": _per_call_ns(copy_apply, len(pairs), budget),
-    }
+    return _costs(
+        _sample_positions(rules, seed, 2000),
+        Round.legal_actions,
+        lambda position, action: position.copy().apply(action),
+        random.Random(seed),
+        budget,
+    )
 
 
 def euchre_decision_costs(seed: int, budget: float) -> dict[str, float] | None:
@@ -158,20 +171,13 @@ def euchre_decision_costs(seed: int, budget: float) -> dict[str, float] | None:
             else:
                 positions.append(state.clone())
                 state.apply_action(rng.choice(state.legal_actions()))
-    pairs = [(p, rng.choice(p.legal_actions())) for p in positions]
-
-    def legal() -> None:
-        for position in positions:
-            position.legal_actions()
-
-    def copy_apply() -> None:
-        for position, action in pairs:
-            position.clone().apply_action(action)
-
-    return {
-        "legal_actions_ns": _per_call_ns(legal, len(positions), budget),
-        "copy_apply_ns": _per_call_ns(copy_apply, len(pairs), budget),
-    }
+    return _costs(
+        positions,
+        lambda state: state.legal_actions(),
+        lambda state, action: state.clone().apply_action(action),
+        rng,
+        budget,
+    )
 
 
 def measure(rules: str, seconds: float, seed: int) -> dict[str, Any]:
