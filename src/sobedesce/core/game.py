@@ -367,8 +367,12 @@ class Round:
         new.decided = self.decided
         new.n_active = self.n_active
         new.next_active = self.next_active
-        new.tricks = tricks = [trick[:] for trick in self.tricks]
-        new.trick = tricks[-1] if tricks else []
+        # Completed tricks never change again: share them, copy only the trick in play.
+        new.tricks = tricks = self.tricks[:]
+        if tricks:
+            tricks[-1] = new.trick = tricks[-1][:]
+        else:
+            new.trick = []
         new.leaders = self.leaders[:]
         new.leader = self.leader
         new.sit_ok = self.sit_ok
