@@ -84,5 +84,15 @@ def describe_summary(match: Match, result: Mapping[str, object]) -> str:
                 who = "drawn at random" if step["seat"] is None else f"seat {step['seat']}"
                 lines.append(f"Next: a new round is due, dealer {who}")
             else:
-                lines.append(f"Next: seat {step['seat']} to {step['phase']}; legal: {step['legal']}")
+                who = seat_name(match, int(step["seat"]))
+                legal = step["legal"]
+                if step["phase"] == "trump":
+                    lines.append(f"Next: {who} chooses trump: {' '.join(legal)}")
+                elif step["phase"] == "exchange":
+                    sit = "may sit out" if legal["may_sit_out"] else "must play"
+                    lines.append(
+                        f"Next: {who} decides: {sit}; to play, discards {legal['min_discard']} to {legal['max_discard']}"
+                    )
+                else:
+                    lines.append(f"Next: {who} plays; legal cards: {' '.join(legal)}")
     return "\n".join(lines)
