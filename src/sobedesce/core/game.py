@@ -149,6 +149,17 @@ class ExchangeChoices(Sequence[Action]):
             )
         return False
 
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, ExchangeChoices):
+            return NotImplemented
+        return self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def _key(self) -> tuple[int, bool, int, int]:
+        return self.hand, self.may_sit_out, self.min_discard, self.max_discard
+
     def __repr__(self) -> str:
         return f"<ExchangeChoices may_sit_out={self.may_sit_out} discard {self.min_discard}..{self.max_discard} of {self.hand.bit_count()}>"
 

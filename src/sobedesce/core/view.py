@@ -45,8 +45,8 @@ class SeatView:
     rules: Rules
     phase: Phase
     to_act: int | None
-    legal_actions: tuple[Action, ...]
-    """The seat's legal actions when it is to act, else empty."""
+    legal_actions: Sequence[Action]
+    """The seat's legal actions when it is to act, else empty (exchange choices stay lazy)."""
     round_index: int
     """0-based index of the current round (-1 before the first deal)."""
     dealer: int | None
@@ -111,7 +111,7 @@ def seat_view(match: Match, seat: int) -> SeatView:
     current = match.round
     phase = match.phase
     to_act = match.current_seat
-    legal: tuple[Action, ...] = tuple(match.legal_actions()) if to_act == seat else ()
+    legal: Sequence[Action] = match.legal_actions() if to_act == seat else ()
     if current is None:
         return SeatView(
             seat=seat,
@@ -155,7 +155,7 @@ def _round_view(
     *,
     phase: Phase,
     to_act: int | None,
-    legal: tuple[Action, ...],
+    legal: Sequence[Action],
     round_index: int,
     scores: tuple[int, ...],
     streaks: tuple[int, ...],
