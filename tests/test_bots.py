@@ -209,3 +209,44 @@ def test_basic_beats_random() -> None:
         others = [rnd.deltas[s] for s in range(4) if s != hero]
         diffs.append(rnd.deltas[hero] - statistics.mean(others))
     assert statistics.mean(diffs) <= -2.5
+
+
+@pytest.mark.parametrize("rules", PRESETS)
+def test_strong_wide_exchange_candidates(rules: str) -> None:
+    """Every legal discard is a candidate once; the screened values of the survivors equal a
+    full evaluation on the same worlds (common random numbers)."""
+    from sobedesce.bots._search import (
+        evaluate_exchange,
+        exchange_candidates,
+        sample_exchange_worlds,
+        screen_exchange,
+    )
+    from sobedesce.core.actions import SIT_OUT
+
+    basic = make_bot("basic")
+    checked = 0
+    for seed in range(6):
+        match = Match(rules)
+        match.deal(rng=random.Random(seed))
+        while match.phase == Phase.TRUMP or (match.phase == Phase.EXCHANGE and checked < 100):
+            seat = match.current_seat
+            assert seat is not None
+            view = seat_view(match, seat)
+            if match.phase == Phase.EXCHANGE:
+                wide = exchange_candidates(view, every_subset=True)
+                narrow = exchange_candidates(view)
+                legal = set(view.legal_actions)
+                assert len(set(wide)) == len(wide)
+                assert set(narrow) <= set(wide)
+                assert (None in wide) == (SIT_OUT in legal)
+                assert len([d for d in wide if d is not None]) == len(legal - {SIT_OUT})
+                worlds = sample_exchange_worlds(view, random.Random(seed), 12)
+                screened = screen_exchange(view, worlds, wide, 3, 4, 1.0, True)
+                assert len(screened) <= 4
+                assert (None in screened) == (None in wide)
+                full = evaluate_exchange(view, worlds, list(screened), 1.0, True)
+                for option, value in screened.items():
+                    assert value == pytest.approx(full[option])
+                checked += 1
+            match.apply(basic.act(view, random.Random(seed)))
+    assert checked >= 6

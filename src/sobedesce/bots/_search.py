@@ -284,8 +284,9 @@ def evaluate_exchange(
     return values
 
 
-def exchange_candidates(view: SeatView) -> list[int | None]:
-    """Sit out (when legal) and, for each legal count k, discarding the k weakest cards."""
+def exchange_candidates(view: SeatView, every_subset: bool = False) -> list[int | None]:
+    """Sit out (when legal) and, for each legal count k, discarding the k weakest cards;
+    with ``every_subset``, every legal discard (the k weakest first, so they win ties)."""
     rules = view.rules
     assert view.trump is not None
     trump = int(view.trump)
@@ -296,13 +297,61 @@ def exchange_candidates(view: SeatView) -> list[int | None]:
     legal = view.legal_actions
     if any(a.kind == 3 for a in legal[:1]):
         out.append(None)
-    for k in range(rules.min_discard, min(rules.max_discard, n) + 1):
+    lo, hi = rules.min_discard, min(rules.max_discard, n)
+    for k in range(lo, hi + 1):
         discard = 0
         for _v, c in ranked[n - k :] if k else ():
             discard |= 1 << c
         out.append(discard)
-        # A second candidate: keep the trumps and aces only when that differs.
+    if every_subset:
+        cards = [c for _v, c in ranked]
+        seen = set(out)
+        for bits in range(1 << n):
+            if not lo <= bits.bit_count() <= hi:
+                continue
+            discard = 0
+            for i in range(n):
+                if bits >> i & 1:
+                    discard |= 1 << cards[i]
+            if discard not in seen:
+                seen.add(discard)
+                out.append(discard)
     return out
+
+
+def screen_exchange(
+    view: SeatView,
+    worlds: Sequence[tuple[float, ExState]],
+    options: Sequence[int | None],
+    keep: int,
+    screen: int,
+    rivalry: float = 0.0,
+    match_aware: bool = False,
+    bias: dict[int | None, float] | None = None,
+) -> dict[int | None, tuple[float, float]]:
+    """Successive halving on common worlds: every option on the first ``screen`` worlds, the
+    ``keep`` best of them (sitting out always kept) on all the worlds.  Every value returned
+    is over all the worlds."""
+    if len(options) <= keep or len(worlds) <= screen:
+        return evaluate_exchange(view, worlds, options, rivalry, match_aware)
+    head, tail = worlds[:screen], worlds[screen:]
+    first = evaluate_exchange(view, head, options, rivalry, match_aware)
+    bias = bias or {}
+    ranked = sorted(options, key=lambda o: first[o][1] + bias.get(o, 0.0))
+    survivors = ranked[:keep]
+    if None in options and None not in survivors:
+        survivors.append(None)
+    rest = evaluate_exchange(view, tail, survivors, rivalry, match_aware)
+    w_head = sum(w for w, _ in head)
+    w_tail = sum(w for w, _ in tail)
+    total = (w_head + w_tail) or 1.0
+    return {
+        o: (
+            (first[o][0] * w_head + rest[o][0] * w_tail) / total,
+            (first[o][1] * w_head + rest[o][1] * w_tail) / total,
+        )
+        for o in survivors
+    }
 
 
 # -- play phase -------------------------------------------------------------------------
@@ -519,4 +568,5 @@ __all__ = [
     "sample_exchange_worlds",
     "sample_play_worlds",
     "sample_trump_decks",
+    "screen_exchange",
 ]

@@ -30,6 +30,7 @@ from ._search import (
     sample_exchange_worlds,
     sample_play_worlds,
     sample_trump_decks,
+    screen_exchange,
 )
 from .base import Option
 from .basic import BasicBot, exchange_action, trump_action
@@ -42,14 +43,20 @@ class StrongBot:
         self,
         play_samples: int = 40,
         exchange_samples: int = 500,
-        trump_samples: int = 150,
+        trump_samples: int = 400,
         inference: bool = True,
         time_limit: float | None = None,
         rivalry: float = 1.0,
         match_aware: bool = True,
         sit_out_cost: float = 1.0,
         phases: str = "tep",
+        wide_exchange: bool = True,
+        exchange_screen: int = 120,
+        exchange_keep: int = 8,
     ) -> None:
+        self.wide_exchange = wide_exchange
+        self.exchange_screen = exchange_screen
+        self.exchange_keep = exchange_keep
         self.sit_out_cost = sit_out_cost
         self.rivalry = rivalry
         self.match_aware = match_aware
@@ -103,17 +110,34 @@ class StrongBot:
         ]
 
     def _exchange(self, view: SeatView, rng: random.Random) -> list[Option]:
-        candidates = exchange_candidates(view)
-        n = self._scale(self.exchange_samples, 300 * len(candidates))
+        candidates = exchange_candidates(view, every_subset=self.wide_exchange)
+        width = min(len(candidates), self.exchange_keep + 1) if self.wide_exchange else len(candidates)
+        n = self._scale(self.exchange_samples, 300 * width)
         worlds = sample_exchange_worlds(view, rng, n, weighted=self.inference)
-        values = evaluate_exchange(view, worlds, candidates, self.rivalry, self.match_aware)
-        if None in values and self.sit_out_cost:
+        sit_bias = 0.0
+        if None in candidates and self.sit_out_cost:
             # Sitting out uses up one of the allowed sit-outs in a row: the next round may
             # have to be played whatever the hand.
-            own, obj = values[None]
             streak = view.sat_out_streaks[view.seat] + 1
             factor = 1.0 if streak >= view.rules.max_sit_outs_in_row else 0.3
-            values[None] = (own, obj + self.sit_out_cost * factor)
+            sit_bias = self.sit_out_cost * factor
+        if self.wide_exchange:
+            screen = min(self.exchange_screen, max(4, len(worlds) // 3))
+            values = screen_exchange(
+                view,
+                worlds,
+                candidates,
+                self.exchange_keep,
+                screen,
+                self.rivalry,
+                self.match_aware,
+                {None: sit_bias},
+            )
+        else:
+            values = evaluate_exchange(view, worlds, candidates, self.rivalry, self.match_aware)
+        if None in values and sit_bias:
+            own, obj = values[None]
+            values[None] = (own, obj + sit_bias)
         out = []
         for option, value in sorted(values.items(), key=lambda item: item[1][1]):
             action = SIT_OUT if option is None else exchange_action(option)
