@@ -164,4 +164,6 @@ class StrongBot:
 
 
 def _rank_note(objective: float, rivalry: float) -> str:
-    return f"; match value {objective:+.2f} (own change - {rivalry:g} x the others' mean, riscos if the match ends)"
+    # What the bot ranks by: its own change against the others' (riscos when the match ends).
+    del rivalry
+    return f"; {objective:+.2f} against the others"
