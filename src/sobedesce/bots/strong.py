@@ -104,7 +104,7 @@ class StrongBot:
             Option(
                 trump_action(o),
                 v[0],
-                ("turn up the 13th card" if o == 4 else f"{Suit(o).title} as trump") + _rank_note(v[1], self.rivalry),
+                ("turn up the 13th card" if o == 4 else f"{Suit(o).title} as trump") + _rank_note(v[1]),
             )
             for o, v in ranked
         ]
@@ -142,7 +142,7 @@ class StrongBot:
         for option, value in sorted(values.items(), key=lambda item: item[1][1]):
             action = SIT_OUT if option is None else exchange_action(option)
             note = "sit out: the score stays" if option is None else f"discard {option.bit_count()}"
-            out.append(Option(action, value[0], note + _rank_note(value[1], self.rivalry)))
+            out.append(Option(action, value[0], note + _rank_note(value[1])))
         return out
 
     def _play(self, view: SeatView, rng: random.Random) -> list[Option]:
@@ -158,12 +158,11 @@ class StrongBot:
         values = evaluate_play(ctx, worlds, cards, self.rivalry, self.match_aware)
         del start
         return [
-            Option(PLAYS[c], v[0], _rank_note(v[1], self.rivalry).lstrip("; "))
+            Option(PLAYS[c], v[0], _rank_note(v[1]).lstrip("; "))
             for c, v in sorted(values.items(), key=lambda item: item[1][1])
         ]
 
 
-def _rank_note(objective: float, rivalry: float) -> str:
+def _rank_note(objective: float) -> str:
     # What the bot ranks by: its own change against the others' (riscos when the match ends).
-    del rivalry
     return f"; {objective:+.2f} against the others"
