@@ -9,7 +9,7 @@ play thousands of rounds a second.  The rules logic mirrors ``core.game.Round`` 
 from __future__ import annotations
 
 from sobedesce.core.cards import SUIT_MASKS
-from sobedesce.core.game import Round
+from sobedesce.core.game import Round, legal_card_mask
 from sobedesce.core.rules import Rules
 
 ALL = (1 << 40) - 1
@@ -44,31 +44,8 @@ def lowest_rank(mask: int) -> int:
     return best
 
 
-def legal_mask(
-    hand: int, lead: int, win: int, trump: int, must_beat: bool, must_undertrump: bool, lead_ace: bool = True
-) -> int:
-    """The legal cards of ``hand`` (mirrors ``Round._legal_play_mask``)."""
-    if lead < 0:
-        if lead_ace:
-            ace = 1 << (trump * 10 + 9)
-            if hand & ace:
-                return ace
-        return hand
-    follow = hand & SUIT_MASKS[lead]
-    if follow:
-        if must_beat and SUIT_OF[win] == lead:
-            beaters = follow & ABOVE[win]
-            if beaters:
-                return beaters
-        return follow
-    trumps = hand & SUIT_MASKS[trump]
-    if trumps:
-        beaters = trumps & ABOVE[win] if SUIT_OF[win] == trump else trumps
-        if beaters:
-            return beaters
-        if must_undertrump:
-            return trumps
-    return hand
+# The legal-card rule has one statement, in the core.
+legal_mask = legal_card_mask
 
 
 def beats(card: int, win: int, trump: int) -> bool:

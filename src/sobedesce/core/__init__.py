@@ -5,7 +5,17 @@ It imports only the standard library and nothing else of ``sobedesce``.
 
 from .actions import Action, Exchange, IllegalActionError, NameTrump, Play, SitOut, TurnUp, describe
 from .cards import CARDS, Card, CardParseError, Rank, Suit, cards_of, format_cards, mask_of, parse_cards, sorted_cards
-from .game import HAND_SIZE, TRICKS_PER_ROUND, Match, Phase, Round, check_deck, riscos_for, winning_seat
+from .game import (
+    HAND_SIZE,
+    TRICKS_PER_ROUND,
+    Match,
+    Phase,
+    Round,
+    check_deck,
+    legal_card_mask,
+    riscos_for,
+    winning_seat,
+)
 from .record import (
     RecordFormatError,
     RecordRuleError,
@@ -50,6 +60,7 @@ __all__ = [
     "dumps_record",
     "find_rules",
     "format_cards",
+    "legal_card_mask",
     "mask_of",
     "parse_cards",
     "read_record",

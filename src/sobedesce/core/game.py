@@ -205,6 +205,43 @@ def _pick_one(position: int, cards: Sequence[Card]) -> tuple[Card, ...]:
     return (cards[position],)
 
 
+def legal_card_mask(
+    hand: int,
+    lead_suit: int,
+    win_card: int,
+    trump: int,
+    must_beat_following: bool,
+    must_undertrump: bool,
+    must_lead_trump_ace: bool = True,
+) -> int:
+    """The cards of ``hand`` (a mask) that may be played (RULES.md §4), as a mask.
+
+    ``lead_suit`` is -1 for a lead; ``win_card`` is the card winning the trick so far.  This
+    is the one statement of the rule: rounds and the bots' fast play-outs both call it.
+    """
+    if lead_suit < 0:
+        if must_lead_trump_ace:
+            ace = 1 << (trump * 10 + 9)
+            if hand & ace:
+                return ace
+        return hand
+    follow = hand & SUIT_MASKS[lead_suit]
+    if follow:
+        if must_beat_following and win_card // 10 == lead_suit:
+            beaters = follow & _ABOVE[win_card]
+            if beaters:
+                return beaters
+        return follow
+    trumps = hand & SUIT_MASKS[trump]
+    if trumps:
+        beaters = trumps & _ABOVE[win_card] if win_card // 10 == trump else trumps
+        if beaters:
+            return beaters
+        if must_undertrump:
+            return trumps
+    return hand
+
+
 def _play_rules(rules: Rules, trump: int) -> tuple[int, int, bool, bool]:
     """What the legal-card test needs, fixed once trump is known: the Ace of trumps bit (0 when
     the leader need not lead it), the trump mask, must-beat-following, must-undertrump."""
@@ -462,29 +499,10 @@ class Round:
         return None
 
     def _legal_play_mask(self, seat: int) -> int:
-        hand = self.hands[seat]
-        lead = self.lead_suit
-        lead_ace, trump_mask, must_beat, must_undertrump = self._play_rules
-        if lead < 0:
-            if hand & lead_ace:
-                return lead_ace
-            return hand
-        win = self.win_card
-        follow = hand & SUIT_MASKS[lead]
-        if follow:
-            if must_beat and win // 10 == lead:
-                beaters = follow & _ABOVE[win]
-                if beaters:
-                    return beaters
-            return follow
-        trumps = hand & trump_mask
-        if trumps:
-            beaters = trumps & _ABOVE[win] if (1 << win) & trump_mask else trumps
-            if beaters:
-                return beaters
-            if must_undertrump:
-                return trumps
-        return hand
+        lead_ace, _, must_beat, must_undertrump = self._play_rules
+        return legal_card_mask(
+            self.hands[seat], self.lead_suit, self.win_card, self.trump, must_beat, must_undertrump, lead_ace != 0
+        )
 
     def _play_reason(self, seat: int, card: int) -> str:
         """Why ``card`` is not legal for ``seat`` now (call only when it is not)."""
