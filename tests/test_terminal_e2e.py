@@ -75,8 +75,10 @@ def legal_of(screen: str) -> list[str]:
 class Person:
     """Answers prompts the way a person would, and notes what the screen told them."""
 
-    def __init__(self, rng: random.Random) -> None:
+    def __init__(self, rng: random.Random, rules: str = "classic", direction: str = "counter-clockwise") -> None:
         self.rng = rng
+        self.rules = rules
+        self.direction = direction
         self.transcript: list[str] = []
         self.done: set[str] = set()
         self.rounds_started = 1
@@ -128,9 +130,9 @@ class Person:
         if "rules" not in self.done:
             self.done.add("rules")
             child.sendline("rules")
-            child.expect(r"Rules: classic")
+            child.expect(rf"Rules: {self.rules}")
             child.expect(r"Press Enter to return to the table > ")
-            assert "counter-clockwise" in screen_of(child)
+            assert self.direction in screen_of(child)
             child.sendline("")
             child.expect(r"Your card > ")
         card = self.rng.choice(legal)
@@ -190,6 +192,25 @@ def test_a_whole_match_with_a_kill_and_a_resume(tmp_path: Path) -> None:
     # Every hand shown was the person's own: cards parse, five at most.
     assert all(len(hand_of(s)) <= 5 for s in person.transcript)
     assert all(Card.parse(letters(c)) for s in person.transcript[:5] for c in hand_of(s))
+
+
+def test_a_whole_match_under_the_table_rules(tmp_path: Path) -> None:
+    path = tmp_path / "table.json"
+    child = spawn("--rules", "table", "--seed", "77", "--bots", "random", "--speed", "0", "--save", str(path))
+    person = Person(random.Random(2), rules="table", direction="clockwise")
+    for _ in range(5000):
+        if person.step(child) == END:
+            break
+    else:
+        raise AssertionError("the match did not end")
+    child.close()
+    assert child.exitstatus == 0
+    whole = "\n".join(person.transcript)
+    # Typed answers the table rules refuse come back with the rule, and the prompt repeats.
+    assert "Not allowed" in whole
+    final = read_record(path.read_text(encoding="utf-8"))
+    assert final.rules.name == "table" and final.is_over and final.winners
+    assert all(r.trump_action is None or str(r.trump_action) != "turn" for r in final.rounds)
 
 
 def test_ctrl_c_saves_and_exits_cleanly(tmp_path: Path) -> None:
