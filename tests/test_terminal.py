@@ -75,25 +75,24 @@ def advance(driver: TableDriver, rng: random.Random, until=lambda d: False, limi
     for _ in range(limit):
         if driver.status == "over" or until(driver):
             return
-        if driver.status == "deal":
-            driver.deal()
-        elif driver.status == "bot":
-            driver.play_bot()
-        else:
-            driver.play_human(person_choice(driver, rng))
+        step(driver, rng)
     raise AssertionError("the match did not end")
+
+
+def step(driver: TableDriver, rng: random.Random):
+    """One step of a match: the deal, a bot's move or the person's; returns its events."""
+    if driver.status == "deal":
+        return driver.deal()
+    if driver.status == "bot":
+        return driver.play_bot()
+    return driver.play_human(person_choice(driver, rng))
 
 
 def positions(driver: TableDriver, rng: random.Random):
     """Yield the driver at many moments of a whole match (every decision of anyone)."""
     while driver.status != "over":
         yield driver
-        if driver.status == "deal":
-            driver.deal()
-        elif driver.status == "bot":
-            driver.play_bot()
-        else:
-            driver.play_human(person_choice(driver, rng))
+        step(driver, rng)
     yield driver
 
 
@@ -221,12 +220,7 @@ def test_round_and_match_summaries_fit() -> None:
     driver = new_driver(seed=11)
     rounds = matches = 0
     while driver.status != "over":
-        if driver.status == "deal":
-            events = driver.deal()
-        elif driver.status == "bot":
-            events = driver.play_bot()
-        else:
-            events = driver.play_human(person_choice(driver, rng))
+        events = step(driver, rng)
         for event in events:
             check_fits(printed([describe_event(event, driver.names, 0)], terminal=False), 1)
             if event.kind == "round":
@@ -435,12 +429,7 @@ def test_events_never_show_another_seat_s_discards() -> None:
     rng = random.Random(12)
     driver = new_driver(seed=12)
     while driver.status != "over":
-        if driver.status == "deal":
-            events = driver.deal()
-        elif driver.status == "bot":
-            events = driver.play_bot()
-        else:
-            events = driver.play_human(person_choice(driver, rng))
+        events = step(driver, rng)
         for event in events:
             if event.kind == "exchange" and event.seat != 0:
                 assert event.discard == () and event.drawn == ()
