@@ -84,11 +84,6 @@ _SUIT_PLAYS = tuple(_suit_plays(s) for s in range(4))
 _SP0, _SP1, _SP2, _SP3 = _SUIT_PLAYS
 
 
-def _plays_of(mask: int) -> tuple[Play, ...]:
-    """The Play actions of a mask, sorted S H D C then high to low."""
-    return _SP0[mask & 1023] + _SP1[(mask >> 10) & 1023] + _SP2[(mask >> 20) & 1023] + _SP3[mask >> 30]
-
-
 class ExchangeChoices(Sequence[Action]):
     """The legal exchange decisions of a seat, built lazily: sitting out (when allowed), then
     every discard of ``min_discard`` to ``max_discard`` cards of the hand.
@@ -162,14 +157,6 @@ class ExchangeChoices(Sequence[Action]):
 
     def __repr__(self) -> str:
         return f"<ExchangeChoices may_sit_out={self.may_sit_out} discard {self.min_discard}..{self.max_discard} of {self.hand.bit_count()}>"
-
-
-def _new_exchange(cards: tuple[Card, ...], mask: int) -> Exchange:
-    """An Exchange whose mask is already known (skips the dataclass constructor)."""
-    action = _object_new(Exchange)
-    _object_setattr(action, "discard", cards)
-    _object_setattr(action, "mask", mask)
-    return action
 
 
 _object_new = object.__new__
