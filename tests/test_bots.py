@@ -51,6 +51,19 @@ def test_registry() -> None:
     assert make_bot("hard").exchange_samples < make_bot("expert").exchange_samples
 
 
+def test_settings_in_the_name() -> None:
+    bot = make_bot("Strong:play_samples=7:rivalry=0.5:match_aware=false:time_limit=none")
+    assert (bot.play_samples, bot.rivalry, bot.match_aware, bot.time_limit) == (7, 0.5, False, None)
+    assert make_bot("hard:play_samples=3").exchange_samples == make_bot("hard").exchange_samples
+    assert make_bot("hard:play_samples=3").play_samples == 3
+    with pytest.raises(ValueError, match="bot 'basic' has no setting 'depth'"):
+        make_bot("basic:depth=3")
+    with pytest.raises(ValueError, match="write name:setting=value"):
+        make_bot("strong:play_samples")
+    with pytest.raises(ValueError, match="unknown bot"):
+        make_bot("stronk:play_samples=3")
+
+
 @pytest.mark.parametrize("rules", PRESETS)
 def test_sim_agrees_with_core(rules: str) -> None:
     """The bots' bit-mask legal cards and tricks equal the core's."""
@@ -250,3 +263,29 @@ def test_strong_wide_exchange_candidates(rules: str) -> None:
                 checked += 1
             match.apply(basic.act(view, random.Random(seed)))
     assert checked >= 6
+
+
+@pytest.mark.parametrize("rules", PRESETS)
+def test_rollouts_replay_basic_bots_exactly(rules: str) -> None:
+    """The strong bot's play-outs model the others as ``basic``: from the true position after
+    the trump choice, the simulation gives exactly the round four basic bots play."""
+    from sobedesce.bots._eval import ExState
+
+    basic = make_bot("basic")
+    rng = random.Random(11)
+    for _ in range(150):
+        match = Match(rules, scores=tuple(rng.randint(2, 20) for _ in range(4)))
+        match.deal(rng=rng, dealer=rng.randrange(4))
+        rnd = match.round
+        assert rnd is not None
+        while match.phase == Phase.TRUMP:
+            match.apply(basic.act(seat_view(match, match.current_seat), rng))
+        stock = list(rnd.stock[rnd.stock_pos :])
+        stock.reverse()
+        sim = ExState(
+            rnd.rules, rnd.trump, rnd.chooser, rnd.hands[:], stock, rnd.active[:], rnd.decided, rnd.scores, rnd.streaks
+        )
+        predicted = sim.finish(0)
+        while not rnd.is_over:
+            match.apply(basic.act(seat_view(match, match.current_seat), rng))
+        assert list(rnd.deltas) == predicted

@@ -6,6 +6,7 @@
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Callable
 from typing import Any
 
@@ -28,12 +29,52 @@ LEVELS: dict[str, tuple[str, dict[str, Any]]] = {
 
 
 def make_bot(name: str, **settings: Any) -> Any:
-    """A bot by name (``random``, ``basic``, ``strong``, ``oracle``) or level (``easy``…)."""
-    key = name.strip().lower()
+    """A bot by name (``random``, ``basic``, ``strong``, ``oracle``) or level (``easy``…).
+
+    Settings can also follow the name, each after a colon, so that one text names a tuned
+    bot wherever a bot name is taken (the arena's ``--bots``):
+
+    >>> make_bot("strong:play_samples=100:rivalry=0.5").play_samples
+    100
+    >>> make_bot("strong:samples=3")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: bot 'strong' has no setting 'samples' (its settings: play_samples, exchange_samples, ...)
+    """
+    key, *pairs = name.strip().lower().split(":")
+    key = key.strip()
     if key in LEVELS:
-        base, defaults = LEVELS[key]
-        return BOTS[base](**{**defaults, **settings})
+        key, defaults = LEVELS[key]
+        settings = {**defaults, **settings}
     if key not in BOTS:
         known = ", ".join([*BOTS, *LEVELS])
         raise ValueError(f"unknown bot {name!r} (known: {known})")
-    return BOTS[key](**settings)
+    factory = BOTS[key]
+    accepted = [p for p in inspect.signature(factory).parameters if p != "self"]
+    for pair in pairs:
+        setting, sep, text = pair.partition("=")
+        setting = setting.strip()
+        if not sep or not setting:
+            raise ValueError(f"bad bot setting {pair!r} in {name!r}: write name:setting=value")
+        settings[setting] = _value(text.strip())
+    for setting in settings:
+        if setting not in accepted:
+            known = ", ".join(accepted) or "none"
+            raise ValueError(f"bot {key!r} has no setting {setting!r} (its settings: {known})")
+    try:
+        return factory(**settings)
+    except (TypeError, ValueError) as error:
+        raise ValueError(f"bad settings for bot {key!r}: {error}") from None
+
+
+def _value(text: str) -> Any:
+    if text in ("true", "false"):
+        return text == "true"
+    if text == "none":
+        return None
+    for kind in (int, float):
+        try:
+            return kind(text)
+        except ValueError:
+            pass
+    return text

@@ -20,6 +20,7 @@ from collections.abc import Sequence
 from sobedesce.core.cards import SUIT_MASKS
 from sobedesce.core.view import SeatView
 
+from ._equity import Equity, equity_for
 from ._eval import (
     ExState,
     card_value,
@@ -41,7 +42,12 @@ KEEPER_MISS = 0.35
 
 
 def objective(
-    deltas: Sequence[int], seat: int, rivalry: float, scores: Sequence[int] | None = None, target: int = 0
+    deltas: Sequence[int],
+    seat: int,
+    rivalry: float,
+    scores: Sequence[int] | None = None,
+    target: int = 0,
+    equity: tuple[Equity, float] | None = None,
 ) -> float:
     """What the search minimises for ``seat``: its own change minus ``rivalry`` times the
     mean change of the three others, and, when ``scores`` are given and the round would end
@@ -49,6 +55,13 @@ def objective(
     relative to the others' mean).  So a seat close to 0 goes for the win and keeps the
     others from reaching 0 first."""
     own = deltas[seat]
+    if equity is not None and scores is not None:
+        model, weight = equity
+        finals = tuple([scores[i] + deltas[i] for i in range(4)])
+        change = model.points_per_win * (model.win(scores, seat) - model.win(finals, seat))
+        if weight >= 1.0:
+            return change
+        return weight * change + (1.0 - weight) * objective(deltas, seat, rivalry, scores, target)
     if scores is not None:
         finals = [scores[i] + deltas[i] for i in range(4)]
         winners = [i for i in range(4) if finals[i] <= target]
@@ -85,6 +98,7 @@ def evaluate_trump(
     options: Sequence[int],
     rivalry: float = 0.0,
     match_aware: bool = False,
+    equity: float = 0.0,
 ) -> dict[int, tuple[float, float]]:
     """Mean score change of the chooser and mean objective for each option (0..3 a suit,
     4 turning up)."""
@@ -93,6 +107,8 @@ def evaluate_trump(
     assert chooser is not None
     rules = view.rules
     scores = view.scores if match_aware else None
+    eq = (equity_for(view.rules), equity) if equity and match_aware else None
+    target = view.rules.target_score
     totals = {o: [0.0, 0.0] for o in options}
     for deck in decks:
         for option in options:
@@ -101,7 +117,7 @@ def evaluate_trump(
             deltas = ex.finish(seat)
             acc = totals[option]
             acc[0] += deltas[seat]
-            acc[1] += objective(deltas, seat, rivalry, scores)
+            acc[1] += objective(deltas, seat, rivalry, scores, target, eq)
     n = max(len(decks), 1)
     return {o: (t[0] / n, t[1] / n) for o, t in totals.items()}
 
@@ -249,11 +265,14 @@ def evaluate_exchange(
     options: Sequence[int | None],
     rivalry: float = 0.0,
     match_aware: bool = False,
+    equity: float = 0.0,
 ) -> dict[int | None, tuple[float, float]]:
     """Weighted mean score change of the viewer and objective for each option (``None`` =
     sit out)."""
     seat = view.seat
     scores = view.scores if match_aware else None
+    eq = (equity_for(view.rules), equity) if equity and match_aware else None
+    target = view.rules.target_score
     total_w = sum(w for w, _ in worlds) or 1.0
     values: dict[int | None, tuple[float, float]] = {}
     for option in options:
@@ -279,7 +298,7 @@ def evaluate_exchange(
             sim.apply(option)
             deltas = sim.finish(seat)
             acc += w * deltas[seat]
-            acc_obj += w * objective(deltas, seat, rivalry, scores)
+            acc_obj += w * objective(deltas, seat, rivalry, scores, target, eq)
         values[option] = (acc / total_w, acc_obj / total_w)
     return values
 
@@ -327,21 +346,22 @@ def screen_exchange(
     screen: int,
     rivalry: float = 0.0,
     match_aware: bool = False,
+    equity: float = 0.0,
     bias: dict[int | None, float] | None = None,
 ) -> dict[int | None, tuple[float, float]]:
     """Successive halving on common worlds: every option on the first ``screen`` worlds, the
     ``keep`` best of them (sitting out always kept) on all the worlds.  Every value returned
     is over all the worlds."""
     if len(options) <= keep or len(worlds) <= screen:
-        return evaluate_exchange(view, worlds, options, rivalry, match_aware)
+        return evaluate_exchange(view, worlds, options, rivalry, match_aware, equity)
     head, tail = worlds[:screen], worlds[screen:]
-    first = evaluate_exchange(view, head, options, rivalry, match_aware)
+    first = evaluate_exchange(view, head, options, rivalry, match_aware, equity)
     bias = bias or {}
     ranked = sorted(options, key=lambda o: first[o][1] + bias.get(o, 0.0))
     survivors = ranked[:keep]
     if None in options and None not in survivors:
         survivors.append(None)
-    rest = evaluate_exchange(view, tail, survivors, rivalry, match_aware)
+    rest = evaluate_exchange(view, tail, survivors, rivalry, match_aware, equity)
     w_head = sum(w for w, _ in head)
     w_tail = sum(w for w, _ in tail)
     total = (w_head + w_tail) or 1.0
@@ -538,12 +558,16 @@ def evaluate_play(
     cards: Sequence[int],
     rivalry: float = 0.0,
     match_aware: bool = False,
+    equity: float = 0.0,
 ) -> dict[int, tuple[float, float]]:
     seat = ctx.view.seat
     scores = ctx.view.scores if match_aware else None
+    eq = (equity_for(ctx.rules), equity) if equity and match_aware else None
+    target = ctx.rules.target_score
     total_w = sum(w for w, _ in worlds) or 1.0
     rules, trump, active = ctx.rules, ctx.trump, ctx.active
     values = {}
+
     for card in cards:
         acc = 0.0
         acc_obj = 0.0
@@ -553,7 +577,7 @@ def evaluate_play(
             st.play(card)
             deltas = deltas_of(rules, trump, active, st.play_out())
             acc += w * deltas[seat]
-            acc_obj += w * objective(deltas, seat, rivalry, scores)
+            acc_obj += w * objective(deltas, seat, rivalry, scores, target, eq)
         values[card] = (acc / total_w, acc_obj / total_w)
     return values
 

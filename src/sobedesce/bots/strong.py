@@ -53,7 +53,11 @@ class StrongBot:
         wide_exchange: bool = True,
         exchange_screen: int = 120,
         exchange_keep: int = 8,
+        equity: float = 0.5,
+        equity_from: int = 8,
     ) -> None:
+        self.equity_from = equity_from
+        self.equity = equity
         self.wide_exchange = wide_exchange
         self.exchange_screen = exchange_screen
         self.exchange_keep = exchange_keep
@@ -88,6 +92,13 @@ class StrongBot:
             return self._exchange(view, rng)
         return self._play(view, rng)
 
+    def _equity(self, view: SeatView) -> float:
+        """The weight of match equity in the objective: none until some score is within
+        ``equity_from`` points of the target."""
+        if min(view.scores) - view.rules.target_score > self.equity_from:
+            return 0.0
+        return self.equity
+
     def _scale(self, n: int, cost: int) -> int:
         """Samples within the time limit, given a rough cost per sample in microseconds."""
         if self.time_limit is None:
@@ -98,7 +109,7 @@ class StrongBot:
         options = [0, 1, 2, 3] + ([4] if view.rules.turn_up_allowed else [])
         n = self._scale(self.trump_samples, 400 * len(options))
         decks = sample_trump_decks(view, rng, n)
-        values = evaluate_trump(view, decks, options, self.rivalry, self.match_aware)
+        values = evaluate_trump(view, decks, options, self.rivalry, self.match_aware, self._equity(view))
         ranked = sorted(values.items(), key=lambda item: item[1][1])
         return [
             Option(
@@ -131,10 +142,11 @@ class StrongBot:
                 screen,
                 self.rivalry,
                 self.match_aware,
+                self._equity(view),
                 {None: sit_bias},
             )
         else:
-            values = evaluate_exchange(view, worlds, candidates, self.rivalry, self.match_aware)
+            values = evaluate_exchange(view, worlds, candidates, self.rivalry, self.match_aware, self._equity(view))
         if None in values and sit_bias:
             own, obj = values[None]
             values[None] = (own, obj + sit_bias)
@@ -155,7 +167,7 @@ class StrongBot:
             worlds = sample_play_worlds(ctx, rng, max(4, n // 4), weighted=False, max_tries=n * 200)
         if not worlds:
             return [Option(PLAYS[c], 0.0, "no consistent deal found") for c in cards]
-        values = evaluate_play(ctx, worlds, cards, self.rivalry, self.match_aware)
+        values = evaluate_play(ctx, worlds, cards, self.rivalry, self.match_aware, self._equity(view))
         del start
         return [
             Option(PLAYS[c], v[0], _rank_note(v[1]).lstrip("; "))
