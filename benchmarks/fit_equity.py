@@ -28,7 +28,10 @@ def main() -> None:
     threshold = rules.must_play_at_or_below
     bot = make_bot("basic")
     rng = random.Random(args.seed)
-    counts: dict[str, collections.Counter[int]] = {"must play": collections.Counter(), "may sit out": collections.Counter()}
+    counts: dict[str, collections.Counter[int]] = {
+        "must play": collections.Counter(),
+        "may sit out": collections.Counter(),
+    }
     rounds = 0
     for _ in range(args.matches):
         match = Match(rules)

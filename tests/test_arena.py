@@ -286,6 +286,16 @@ def test_cli_table():
     assert "per entry" in done.stdout and "per bot" in done.stdout and "0: random" in done.stdout
 
 
+def test_cli_table_with_bot_settings():
+    """Settings after a bot's name make two versions of one bot separate entries; piped, the
+    long name stays whole and so do the figures."""
+    name = "basic:sit_margin=0.25:explain_samples=4"
+    done = run_cli("--bots", f"{name},basic,random,random", "--deals", "6", "--seed", "1", "--jobs", "1")
+    assert done.returncode == 0, done.stderr
+    assert f"0: {name}" in done.stdout and "1: basic " in done.stdout
+    assert "…" not in done.stdout
+
+
 @pytest.mark.parametrize(
     ("args", "message"),
     [
@@ -296,6 +306,8 @@ def test_cli_table():
         (["--deals", "-3"], "positive"),
         (["--rules", "nonesuch"], "unknown rule set"),
         (["--jobs", "0"], "jobs"),
+        (["--bots", "strong:depth=3,random,random,random"], "bot 'strong' has no setting 'depth'"),
+        (["--bots", "basic:sit_margin=high,random,random,random"], "bad settings for bot 'basic'"),
     ],
 )
 def test_cli_bad_input(args, message):

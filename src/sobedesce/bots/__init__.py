@@ -50,13 +50,20 @@ def make_bot(name: str, **settings: Any) -> Any:
         known = ", ".join([*BOTS, *LEVELS])
         raise ValueError(f"unknown bot {name!r} (known: {known})")
     factory = BOTS[key]
-    accepted = [p for p in inspect.signature(factory).parameters if p != "self"]
+    parameters = inspect.signature(factory).parameters
+    accepted = [p for p in parameters if p != "self"]
     for pair in pairs:
         setting, sep, text = pair.partition("=")
         setting = setting.strip()
         if not sep or not setting:
             raise ValueError(f"bad bot setting {pair!r} in {name!r}: write name:setting=value")
-        settings[setting] = _value(text.strip())
+        value = _value(text.strip())
+        if setting in parameters and not _same_kind(value, parameters[setting].default):
+            raise ValueError(
+                f"bad settings for bot {key!r}: {setting}={text.strip()} "
+                f"(expected a value like {parameters[setting].default!r})"
+            )
+        settings[setting] = value
     for setting in settings:
         if setting not in accepted:
             known = ", ".join(accepted) or "none"
@@ -65,6 +72,17 @@ def make_bot(name: str, **settings: Any) -> Any:
         return factory(**settings)
     except (TypeError, ValueError) as error:
         raise ValueError(f"bad settings for bot {key!r}: {error}") from None
+
+
+def _same_kind(value: Any, default: Any) -> bool:
+    """Whether a setting read from text fits the kind of its default."""
+    if isinstance(default, bool) or isinstance(value, bool):
+        return isinstance(value, bool) and isinstance(default, bool)
+    if isinstance(default, (int, float)):
+        return isinstance(value, (int, float)) and (isinstance(default, float) or isinstance(value, int))
+    if default is None:
+        return value is None or isinstance(value, (int, float))
+    return isinstance(value, type(default))
 
 
 def _value(text: str) -> Any:

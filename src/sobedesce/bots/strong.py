@@ -5,11 +5,14 @@ deal by how likely the other seats' observed decisions are under it (the basic p
 soft likelihood of their trump choice, sit-outs, discard counts and cards played), and
 scores every option by playing the round out on each deal with basic-like policies for all
 seats (each seat playing for its own score).  It picks the option with the best weighted
-mean change of its own score.
+mean of its objective: its own change against the others' (``rivalry``), the riscos when a
+simulated round ends the match (``match_aware``), and, once some score is within
+``equity_from`` points of the target, a blend (``equity``) with the change of its chance of
+winning the match (``_equity``).
 
-Exchange options are pruned to sitting out plus, for each legal count *k*, discarding the *k*
-weakest cards.  The thinking budget is the number of sampled deals per decision (and an
-optional time limit, which makes decisions depend on the machine's speed).
+Every legal discard is an exchange option (screened by successive halving on common
+worlds).  The thinking budget is the number of sampled deals per decision (and an optional
+time limit, which makes decisions depend on the machine's speed).
 """
 
 from __future__ import annotations

@@ -158,7 +158,9 @@ def _print_tables(summary: dict[str, Any]) -> None:
 
     console = Console()
     if not console.is_terminal:
-        console = Console(width=140)  # a file or pipe: no reason to squeeze the table into 80 columns
+        # A file or pipe: no reason to squeeze the table, whatever the length of the names.
+        longest = max(len(f"{row['entry']}: {row['name']}") for row in summary["bots"])
+        console = Console(width=max(140, 124 + longest))
     title = (
         f"{summary['rules']} rules, {summary['deals']} duplicate deals x 4 rotations = {summary['rounds']} rounds, "
         f"{summary['matches']} completed matches, seed {summary['seed']}"
@@ -166,11 +168,12 @@ def _print_tables(summary: dict[str, Any]) -> None:
 
     def table(heading: str, rows: list[tuple[str, dict[str, Any]]]) -> Table:
         out = Table(title=heading, title_justify="left", box=box.SIMPLE_HEAD)
-        out.add_column("bot", no_wrap=True)
+        # A long name (bot settings) folds; the figures never do.
+        out.add_column("bot", overflow="fold", min_width=min(18, max(len(label) for label, _ in rows)))
         for column in ("Δ/round", "95% CI", "vs others", "95% CI", "play", "match wins", "riscos/match"):
             out.add_column(column, justify="right", no_wrap=True)
-        out.add_column("ms median", justify="right")
-        out.add_column("ms p99", justify="right")
+        out.add_column("ms median", justify="right", no_wrap=True)
+        out.add_column("ms p99", justify="right", no_wrap=True)
         for label, row in rows:
             out.add_row(
                 label,
