@@ -20,29 +20,10 @@ import random
 import statistics
 import time
 
+from bots_duel import play_round  # the same round, timed for the hero; this script's folder is on sys.path
+
 from sobedesce.bots import make_bot
-from sobedesce.core import Match, find_rules, seat_view
-
-
-def _round(hero, villain, seat, rules, deck_seed, dealer, scores, rng_seed):
-    bots = [villain] * 4
-    bots[seat] = hero
-    match = Match(rules, scores=scores)
-    match.deal(rng=random.Random(deck_seed), dealer=dealer)
-    rngs = [random.Random(rng_seed * 10 + s) for s in range(4)]
-    rnd = match.round
-    times = []
-    while not rnd.is_over:
-        s = match.current_seat
-        start = time.perf_counter()
-        action = bots[s].act(seat_view(match, s), rngs[s])
-        if s == seat:
-            times.append(time.perf_counter() - start)
-        match.apply(action)
-    deltas = rnd.deltas
-    diff = deltas[seat] - sum(deltas[o] for o in range(4) if o != seat) / 3
-    return diff, times
-
+from sobedesce.core import find_rules
 
 _STATE: dict = {}
 
@@ -64,8 +45,11 @@ def _deal(args):
     for seat in range(4):
         pair = []
         for key in ("a", "b"):
-            diff, times = _round(_STATE[key], _STATE["villain"], seat, _STATE["rules"], deck_seed, dealer, scores, i)
-            pair.append((diff, times))
+            bots = [_STATE["villain"]] * 4
+            bots[seat] = _STATE[key]
+            times: list[float] = []
+            deltas = play_round(bots, _STATE["rules"], deck_seed, dealer, i, scores, times, bots[seat].name)
+            pair.append((deltas[seat] - sum(deltas[o] for o in range(4) if o != seat) / 3, times))
         out.append(pair)
     return out
 

@@ -142,6 +142,17 @@ class Person:
             child.sendline(letters(card) if self.rng.random() < 0.5 else letters(card).upper())
 
 
+def play_to_the_end(person: Person, child: pexpect.spawn) -> None:
+    """The person answers every prompt until the match is over; the program then exits 0."""
+    for _ in range(5000):
+        if person.step(child) == END:
+            break
+    else:
+        raise AssertionError("the match did not end")
+    child.close()
+    assert child.exitstatus == 0
+
+
 def test_a_whole_match_with_a_kill_and_a_resume(tmp_path: Path) -> None:
     path = tmp_path / "match.json"
     args = ["--seed", "4242", "--bots", "random", "--speed", "0", "--name", "Tess", "--save", str(path)]
@@ -167,13 +178,7 @@ def test_a_whole_match_with_a_kill_and_a_resume(tmp_path: Path) -> None:
     assert "Resumed" in resumed_screen
     assert hand_of(resumed_screen) == hand_before_kill, "the resumed match starts where it stopped"
     person.play(child, resumed_screen)
-    for _ in range(5000):
-        if person.step(child) == END:
-            break
-    else:
-        raise AssertionError("the match did not end")
-    child.close()
-    assert child.exitstatus == 0
+    play_to_the_end(person, child)
     ending = ANSI.sub("", person.transcript[-1])
     assert "The match is over" in ending and "riscos" in ending and "Winner" in ending
     assert f"sobedesce replay {path}" in ending.replace("\n", "")
@@ -198,13 +203,7 @@ def test_a_whole_match_under_the_table_rules(tmp_path: Path) -> None:
     path = tmp_path / "table.json"
     child = spawn("--rules", "table", "--seed", "77", "--bots", "random", "--speed", "0", "--save", str(path))
     person = Person(random.Random(2), rules="table", direction="clockwise")
-    for _ in range(5000):
-        if person.step(child) == END:
-            break
-    else:
-        raise AssertionError("the match did not end")
-    child.close()
-    assert child.exitstatus == 0
+    play_to_the_end(person, child)
     whole = "\n".join(person.transcript)
     # Typed answers the table rules refuse come back with the rule, and the prompt repeats.
     assert "Not allowed" in whole

@@ -51,7 +51,6 @@ def make_bot(name: str, **settings: Any) -> Any:
         raise ValueError(f"unknown bot {name!r} (known: {known})")
     factory = BOTS[key]
     parameters = inspect.signature(factory).parameters
-    accepted = [p for p in parameters if p != "self"]
     for pair in pairs:
         setting, sep, text = pair.partition("=")
         setting = setting.strip()
@@ -65,8 +64,8 @@ def make_bot(name: str, **settings: Any) -> Any:
             )
         settings[setting] = value
     for setting in settings:
-        if setting not in accepted:
-            known = ", ".join(accepted) or "none"
+        if setting not in parameters:
+            known = ", ".join(parameters) or "none"
             raise ValueError(f"bot {key!r} has no setting {setting!r} (its settings: {known})")
     try:
         return factory(**settings)

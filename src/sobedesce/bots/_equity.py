@@ -14,6 +14,7 @@ It ignores that the four changes of a round are linked (the tricks are shared), 
 rare rounds where a rule makes everyone play; it is an approximation to steer decisions
 near the end of a match, not an exact value.
 
+>>> from sobedesce.core.rules import find_rules
 >>> eq = equity_for(find_rules("classic"))
 >>> round(eq.win((20, 20, 20, 20), 0), 2)  # over 0.25: the model overrates shared wins
 0.27
@@ -29,9 +30,6 @@ from collections.abc import Sequence
 from functools import lru_cache
 
 from sobedesce.core.rules import Rules
-
-if __debug__:  # for the doctest above
-    from sobedesce.core.rules import find_rules  # noqa: F401
 
 FREE_STEPS: dict[int, float] = {
     -10: 0.0036,

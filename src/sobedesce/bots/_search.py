@@ -78,6 +78,17 @@ def objective(
     return own - rivalry * (deltas[0] + deltas[1] + deltas[2] + deltas[3] - own) / 3.0
 
 
+def _objective_inputs(
+    view: SeatView, match_aware: bool, equity: float
+) -> tuple[tuple[int, ...] | None, int, tuple[Equity, float] | None]:
+    """What :func:`objective` needs besides the deltas: the scores (when match-aware), the
+    target, and the equity model with its weight (when it has one)."""
+    if not match_aware:
+        return None, view.rules.target_score, None
+    eq = (equity_for(view.rules), equity) if equity else None
+    return view.scores, view.rules.target_score, eq
+
+
 # -- trump phase ------------------------------------------------------------------------
 
 
@@ -106,9 +117,7 @@ def evaluate_trump(
     chooser = view.chooser
     assert chooser is not None
     rules = view.rules
-    scores = view.scores if match_aware else None
-    eq = (equity_for(view.rules), equity) if equity and match_aware else None
-    target = view.rules.target_score
+    scores, target, eq = _objective_inputs(view, match_aware, equity)
     totals = {o: [0.0, 0.0] for o in options}
     for deck in decks:
         for option in options:
@@ -270,9 +279,7 @@ def evaluate_exchange(
     """Weighted mean score change of the viewer and objective for each option (``None`` =
     sit out)."""
     seat = view.seat
-    scores = view.scores if match_aware else None
-    eq = (equity_for(view.rules), equity) if equity and match_aware else None
-    target = view.rules.target_score
+    scores, target, eq = _objective_inputs(view, match_aware, equity)
     total_w = sum(w for w, _ in worlds) or 1.0
     values: dict[int | None, tuple[float, float]] = {}
     for option in options:
@@ -561,13 +568,10 @@ def evaluate_play(
     equity: float = 0.0,
 ) -> dict[int, tuple[float, float]]:
     seat = ctx.view.seat
-    scores = ctx.view.scores if match_aware else None
-    eq = (equity_for(ctx.rules), equity) if equity and match_aware else None
-    target = ctx.rules.target_score
+    scores, target, eq = _objective_inputs(ctx.view, match_aware, equity)
     total_w = sum(w for w, _ in worlds) or 1.0
     rules, trump, active = ctx.rules, ctx.trump, ctx.active
     values = {}
-
     for card in cards:
         acc = 0.0
         acc_obj = 0.0
