@@ -342,3 +342,14 @@ def test_cli_unreachable_ray_address():
     done = run_cli("--quick", "--ray", "127.0.0.1:1")
     assert done.returncode == 2
     assert "Ray" in done.stderr and "Traceback" not in done.stderr
+
+
+@pytest.mark.parametrize("command", ["play", "demo", "replay", "arena", "bench"])
+def test_help_texts_print_as_written(command, capsys):
+    """argparse only %-formats argument help, not descriptions: a '%%' in a description
+    would be printed doubled."""
+    with pytest.raises(SystemExit) as done:
+        main([command, "--help"])
+    assert done.value.code == 0
+    out = capsys.readouterr().out
+    assert "%%" not in out and "usage: sobedesce " + command in out

@@ -22,7 +22,7 @@ def register(subparsers: Any) -> None:
         "arena",
         help="pit four bots against each other on duplicate deals",
         description="Play every deal once with each rotation of the four bots around the table "
-        "(duplicate deals) and report each bot's mean score change per round with a 95%% "
+        "(duplicate deals) and report each bot's mean score change per round with a 95% "
         "confidence interval. Lower is better: a score falls when tricks are won. "
         "Exit status: 0 done, 1 a bot broke the rules or crashed, 2 bad input.",
     )
