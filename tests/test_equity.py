@@ -69,3 +69,34 @@ def test_objective_with_equity_prefers_winning_the_match() -> None:
     # With weight 0 it is the linear objective.
     linear = objective((-1, 0, 0, 0), 0, 1.0, (20, 20, 20, 20), 0)
     assert objective((-1, 0, 0, 0), 0, 1.0, (20, 20, 20, 20), 0, (eq[0], 0.0)) == linear
+
+
+def test_riscos_valuation_is_separate_from_equity() -> None:
+    """``riscos`` values a round that ends the match by the riscos; without it such a round
+    counts like any other, and the equity part (which needs the scores) still applies."""
+    scores = (2, 9, 15, 15)
+    deltas = (-2, 0, 0, -1)  # seat 0 reaches 0 and wins the match
+    linear = deltas[0] - (deltas[1] + deltas[2] + deltas[3]) / 3
+    assert objective(deltas, 0, 1.0) == linear
+    assert objective(deltas, 0, 1.0, scores, 0, riscos=False) == linear
+    with_riscos = objective(deltas, 0, 1.0, scores, 0)
+    assert with_riscos < linear  # the win is worth far more than its two points
+    eq = (equity_for(find_rules("table")), 0.5)
+    blended = objective(deltas, 0, 1.0, scores, 0, eq, riscos=False)
+    change = eq[0].points_per_win * (eq[0].win(scores, 0) - 1.0)
+    assert blended == pytest.approx(0.5 * change + 0.5 * linear)
+    assert blended < linear
+
+
+def test_equity_does_not_need_the_riscos_valuation() -> None:
+    from sobedesce.bots._search import _objective_inputs
+    from sobedesce.core import Match, seat_view
+
+    match = Match("table", scores=(4, 9, 15, 15))
+    match.deal(rng=random.Random(1), dealer=0)
+    view = seat_view(match, match.current_seat)
+    scores, target, eq = _objective_inputs(view, False, 0.5)
+    assert scores == (4, 9, 15, 15) and target == 0
+    assert eq is not None and eq[1] == 0.5
+    assert _objective_inputs(view, False, 0.0) == (None, 0, None)
+    assert _objective_inputs(view, True, 0.0)[0] == (4, 9, 15, 15)

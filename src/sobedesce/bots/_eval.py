@@ -193,8 +193,8 @@ def _plan_exchange(
     return ExchangePlan(discard, best_k, play_delta, sit, tricks_by_k)
 
 
-SIT_TEMPERATURE = 0.5
-K_DECAY = 2.0
+SIT_TEMPERATURE = 0.2
+K_DECAY = 4.0
 
 
 def exchange_likelihood(plan: ExchangePlan, may_sit: bool, observed_k: int | None) -> float:
@@ -275,7 +275,7 @@ _UNKNOWN_KEEP = tuple(
     for t in range(4)
 )
 
-TRUMP_TEMPERATURE = 0.3
+TRUMP_TEMPERATURE = 0.1
 
 
 def trump_likelihood(three: int, rules: Rules, option: int, chooser_may_sit: bool = False) -> float:

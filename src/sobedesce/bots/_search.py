@@ -48,12 +48,14 @@ def objective(
     scores: Sequence[int] | None = None,
     target: int = 0,
     equity: tuple[Equity, float] | None = None,
+    riscos: bool = True,
 ) -> float:
     """What the search minimises for ``seat``: its own change minus ``rivalry`` times the
-    mean change of the three others, and, when ``scores`` are given and the round would end
-    the match, minus its riscos instead (offset so both are on one scale: the final score
-    relative to the others' mean).  So a seat close to 0 goes for the win and keeps the
-    others from reaching 0 first."""
+    mean change of the three others, and, when ``scores`` are given, ``riscos`` is on and the
+    round would end the match, minus its riscos instead (offset so both are on one scale: the
+    final score relative to the others' mean).  So a seat close to 0 goes for the win and
+    keeps the others from reaching 0 first.  With ``equity`` (a model and a weight), that
+    value is blended with the change of the seat's chance of winning the match, in points."""
     own = deltas[seat]
     if equity is not None and scores is not None:
         model, weight = equity
@@ -61,8 +63,9 @@ def objective(
         change = model.points_per_win * (model.win(scores, seat) - model.win(finals, seat))
         if weight >= 1.0:
             return change
-        return weight * change + (1.0 - weight) * objective(deltas, seat, rivalry, scores, target)
-    if scores is not None:
+        base = objective(deltas, seat, rivalry, scores if riscos else None, target)
+        return weight * change + (1.0 - weight) * base
+    if scores is not None and riscos:
         finals = [scores[i] + deltas[i] for i in range(4)]
         winners = [i for i in range(4) if finals[i] <= target]
         if winners:
@@ -81,11 +84,12 @@ def objective(
 def _objective_inputs(
     view: SeatView, match_aware: bool, equity: float
 ) -> tuple[tuple[int, ...] | None, int, tuple[Equity, float] | None]:
-    """What :func:`objective` needs besides the deltas: the scores (when match-aware), the
-    target, and the equity model with its weight (when it has one)."""
-    if not match_aware:
-        return None, view.rules.target_score, None
+    """What :func:`objective` needs besides the deltas and ``riscos`` (= ``match_aware``):
+    the scores (when either the riscos or the equity need them), the target, and the equity
+    model with its weight (when it has one)."""
     eq = (equity_for(view.rules), equity) if equity else None
+    if not match_aware and eq is None:
+        return None, view.rules.target_score, None
     return view.scores, view.rules.target_score, eq
 
 
@@ -126,7 +130,7 @@ def evaluate_trump(
             deltas = ex.finish(seat)
             acc = totals[option]
             acc[0] += deltas[seat]
-            acc[1] += objective(deltas, seat, rivalry, scores, target, eq)
+            acc[1] += objective(deltas, seat, rivalry, scores, target, eq, match_aware)
     n = max(len(decks), 1)
     return {o: (t[0] / n, t[1] / n) for o, t in totals.items()}
 
@@ -142,7 +146,7 @@ def _trump_option(view: SeatView) -> int:
 
 
 def sample_exchange_worlds(
-    view: SeatView, rng: random.Random, n: int, weighted: bool = True, oversample: int = 4
+    view: SeatView, rng: random.Random, n: int, weighted: bool = True, oversample: int = 8
 ) -> list[tuple[float, ExState]]:
     """Worlds at the viewer's exchange decision.
 
@@ -305,7 +309,7 @@ def evaluate_exchange(
             sim.apply(option)
             deltas = sim.finish(seat)
             acc += w * deltas[seat]
-            acc_obj += w * objective(deltas, seat, rivalry, scores, target, eq)
+            acc_obj += w * objective(deltas, seat, rivalry, scores, target, eq, match_aware)
         values[option] = (acc / total_w, acc_obj / total_w)
     return values
 
@@ -581,7 +585,7 @@ def evaluate_play(
             st.play(card)
             deltas = deltas_of(rules, trump, active, st.play_out())
             acc += w * deltas[seat]
-            acc_obj += w * objective(deltas, seat, rivalry, scores, target, eq)
+            acc_obj += w * objective(deltas, seat, rivalry, scores, target, eq, match_aware)
         values[card] = (acc / total_w, acc_obj / total_w)
     return values
 

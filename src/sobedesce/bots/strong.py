@@ -5,10 +5,10 @@ deal by how likely the other seats' observed decisions are under it (the basic p
 soft likelihood of their trump choice, sit-outs, discard counts and cards played), and
 scores every option by playing the round out on each deal with basic-like policies for all
 seats (each seat playing for its own score).  It picks the option with the best weighted
-mean of its objective: its own change against the others' (``rivalry``), the riscos when a
-simulated round ends the match (``match_aware``), and, once some score is within
-``equity_from`` points of the target, a blend (``equity``) with the change of its chance of
-winning the match (``_equity``).
+mean of its objective: its own change against the others' (``rivalry``), and, once some
+score is within ``equity_from`` points of the target, a blend (``equity``) with the change
+of its chance of winning the match (``_equity``).  With ``match_aware`` (off by default) a
+simulated round that ends the match is valued by the seat's riscos instead of its change.
 
 Every legal discard is an exchange option (screened by successive halving on common
 worlds).  The thinking budget is the number of sampled deals per decision (and an optional
@@ -50,14 +50,14 @@ class StrongBot:
         inference: bool = True,
         time_limit: float | None = None,
         rivalry: float = 1.0,
-        match_aware: bool = True,
+        match_aware: bool = False,
         sit_out_cost: float = 1.0,
         phases: str = "tep",
         wide_exchange: bool = True,
         exchange_screen: int = 120,
         exchange_keep: int = 8,
         equity: float = 0.5,
-        equity_from: int = 8,
+        equity_from: int = 4,
     ) -> None:
         self.equity_from = equity_from
         self.equity = equity

@@ -1,0 +1,128 @@
+"""How far a bot's decisions are from those of a player who also saw the other hands.
+
+    .venv/bin/python benchmarks/bots_regret.py exchange --rules table --decisions 300
+    .venv/bin/python benchmarks/bots_regret.py play --rules table --bot 'strong:play_samples=200'
+
+Rounds of four ``basic`` bots are dealt (start scores 20); at one seat's decisions of the
+chosen phase (with at least two legal actions) every legal action is valued with the other
+seats' real hands, everyone playing the basic policies afterwards, by the objective the
+search uses (own change minus the others' mean):
+
+- ``play``: one play-out from the real position (exact: nothing is left to chance);
+- ``exchange``: the mean over ``--stocks`` shuffles of the remaining stock (the order of the
+  stock is not known to anybody).  The "hands oracle" picks its option on one half of the
+  shuffles and every option is scored on the other half, so its own noise does not flatter it.
+
+It prints the mean regret of ``basic`` and of the bot against the best action (play) or the
+hands oracle's (exchange), the bot minus basic with a 95% interval, and how often the two
+agree.  Since both halves value the rest of the round with the same play-outs, the hands
+oracle's margin is what knowing the other hands (and so the stock's contents) is worth.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import random
+import statistics
+
+from sobedesce.bots import make_bot
+from sobedesce.bots._eval import ExState
+from sobedesce.bots._sim import PlayState, deltas_of
+from sobedesce.core import Match, Phase, find_rules, seat_view
+from sobedesce.core.actions import KIND_SIT_OUT
+
+
+def _objective(deltas, seat):
+    return deltas[seat] - (sum(deltas) - deltas[seat]) / 3
+
+
+def _play_values(rnd, view):
+    base = PlayState.from_round(rnd)
+    values = {}
+    for action in view.legal_actions:
+        st = base.copy()
+        st.play(action.card)
+        values[action] = _objective(deltas_of(rnd.rules, rnd.trump, rnd.active, st.play_out()), view.seat)
+    return values, min(values.values())
+
+
+def _exchange_values(rnd, view, stocks, rng):
+    stock = list(rnd.stock[rnd.stock_pos :])
+    orders = []
+    for _ in range(stocks):
+        rng.shuffle(stock)
+        orders.append(stock[:])
+
+    def mean_values(some):
+        out = {}
+        for action in view.legal_actions:
+            total = 0.0
+            for order in some:
+                ex = ExState(
+                    rnd.rules,
+                    rnd.trump,
+                    rnd.chooser,
+                    rnd.hands[:],
+                    order[:],
+                    rnd.active[:],
+                    rnd.decided,
+                    rnd.scores,
+                    rnd.streaks,
+                )
+                ex.apply(None if action.kind == KIND_SIT_OUT else action.mask)
+                total += _objective(ex.finish(view.seat), view.seat)
+            out[action] = total / len(some)
+        return out
+
+    half = stocks // 2
+    pick = mean_values(orders[:half])
+    values = mean_values(orders[half:])
+    return values, values[min(pick, key=pick.get)]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("phase", choices=["play", "exchange"])
+    parser.add_argument("--rules", default="classic")
+    parser.add_argument("--bot", default="strong", help="the bot measured against basic (default strong)")
+    parser.add_argument("--decisions", type=int, default=300)
+    parser.add_argument("--stocks", type=int, default=200, help="stock shuffles per exchange decision")
+    parser.add_argument("--seed", type=int, default=0)
+    args = parser.parse_args()
+    rules = find_rules(args.rules)
+    basic = make_bot("basic")
+    bot = make_bot(args.bot)
+    phase = Phase.PLAY if args.phase == "play" else Phase.EXCHANGE
+    regret_basic, regret_bot, agree = [], [], 0
+    deal = 0
+    while len(regret_bot) < args.decisions:
+        deal += 1
+        match = Match(rules, scores=(20, 20, 20, 20))
+        match.deal(rng=random.Random(args.seed * 1_000_003 + deal), dealer=deal % 4)
+        rnd = match.round
+        rng = random.Random(deal)
+        hero = deal % 4
+        while not rnd.is_over and len(regret_bot) < args.decisions:
+            view = seat_view(match, match.current_seat)
+            if view.phase == phase and view.seat == hero and len(view.legal_actions) > 1:
+                if phase == Phase.PLAY:
+                    values, best = _play_values(rnd, view)
+                else:
+                    values, best = _exchange_values(rnd, view, args.stocks, random.Random(deal * 7))
+                mine = bot.act(view, random.Random(deal))
+                theirs = basic.act(view, random.Random(deal))
+                regret_bot.append(values[mine] - best)
+                regret_basic.append(values[theirs] - best)
+                agree += mine == theirs
+            match.apply(basic.act(view, rng))
+    diff = [a - b for a, b in zip(regret_bot, regret_basic, strict=True)]
+    half_width = 1.96 * statistics.stdev(diff) / math.sqrt(len(diff))
+    against = "the best card" if phase == Phase.PLAY else "the hands oracle"
+    print(f"{args.rules}, {args.phase}, {len(diff)} decisions; regret against {against}:")
+    print(f"  basic {statistics.mean(regret_basic):.3f}, {args.bot} {statistics.mean(regret_bot):.3f}")
+    print(f"  {args.bot} - basic {statistics.mean(diff):+.3f} ± {half_width:.3f}; same action {agree / len(diff):.0%}")
+
+
+if __name__ == "__main__":
+    main()
