@@ -52,8 +52,8 @@ def test_registry() -> None:
 
 
 def test_settings_in_the_name() -> None:
-    bot = make_bot("Strong:play_samples=7:rivalry=0.5:match_aware=false:time_limit=none")
-    assert (bot.play_samples, bot.rivalry, bot.match_aware, bot.time_limit) == (7, 0.5, False, None)
+    bot = make_bot("Strong:play_samples=7:rivalry=0.5:match_aware=true:time_limit=none")
+    assert (bot.play_samples, bot.rivalry, bot.match_aware, bot.time_limit) == (7, 0.5, True, None)
     assert make_bot("hard:play_samples=3").exchange_samples == make_bot("hard").exchange_samples
     assert make_bot("hard:play_samples=3").play_samples == 3
     with pytest.raises(ValueError, match="bot 'basic' has no setting 'depth'"):
