@@ -6,7 +6,7 @@
 Rounds of four ``basic`` bots are dealt (start scores 20); at one seat's decisions of the
 chosen phase (with at least two legal actions) every legal action is valued with the other
 seats' real hands, everyone playing the basic policies afterwards, by the objective the
-search uses (own change minus the others' mean):
+search uses (own change minus the others' mean, `objective` with rivalry 1):
 
 - ``play``: one play-out from the real position (exact: nothing is left to chance);
 - ``exchange``: the mean over ``--stocks`` shuffles of the remaining stock (the order of the
@@ -28,13 +28,10 @@ import statistics
 
 from sobedesce.bots import make_bot
 from sobedesce.bots._eval import ExState
+from sobedesce.bots._search import objective
 from sobedesce.bots._sim import PlayState, deltas_of
 from sobedesce.core import Match, Phase, find_rules, seat_view
 from sobedesce.core.actions import KIND_SIT_OUT
-
-
-def _objective(deltas, seat):
-    return deltas[seat] - (sum(deltas) - deltas[seat]) / 3
 
 
 def _play_values(rnd, view):
@@ -43,7 +40,7 @@ def _play_values(rnd, view):
     for action in view.legal_actions:
         st = base.copy()
         st.play(action.card)
-        values[action] = _objective(deltas_of(rnd.rules, rnd.trump, rnd.active, st.play_out()), view.seat)
+        values[action] = objective(deltas_of(rnd.rules, rnd.trump, rnd.active, st.play_out()), view.seat, 1.0)
     return values, min(values.values())
 
 
@@ -59,19 +56,9 @@ def _exchange_values(rnd, view, stocks, rng):
         for action in view.legal_actions:
             total = 0.0
             for order in some:
-                ex = ExState(
-                    rnd.rules,
-                    rnd.trump,
-                    rnd.chooser,
-                    rnd.hands[:],
-                    order[:],
-                    rnd.active[:],
-                    rnd.decided,
-                    rnd.scores,
-                    rnd.streaks,
-                )
+                ex = ExState.from_round(rnd, order[:])
                 ex.apply(None if action.kind == KIND_SIT_OUT else action.mask)
-                total += _objective(ex.finish(view.seat), view.seat)
+                total += objective(ex.finish(view.seat), view.seat, 1.0)
             out[action] = total / len(some)
         return out
 

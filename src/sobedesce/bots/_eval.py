@@ -12,6 +12,7 @@ import math
 import random
 
 from sobedesce.core.cards import SUIT_MASKS
+from sobedesce.core.game import Round
 from sobedesce.core.rules import Rules
 
 from ._sim import ABOVE, ALL, SUIT_OF, PlayState, deltas_of, next_active_of
@@ -327,6 +328,14 @@ class ExState:
         self.order_pos = order_pos
         self.scores = scores
         self.streaks = streaks
+
+    @classmethod
+    def from_round(cls, rnd: Round, stock: list[int]) -> ExState:
+        """The real round at its exchange phase, with ``stock`` (drawn from its end) in place
+        of the round's own remaining stock."""
+        return cls(
+            rnd.rules, rnd.trump, rnd.chooser, rnd.hands[:], stock, rnd.active[:], rnd.decided, rnd.scores, rnd.streaks
+        )
 
     def seat_to_act(self) -> int:
         return (self.chooser + self.order_pos) % 4

@@ -52,17 +52,7 @@ class OracleBot:
                 if action.kind == KIND_SIT_OUT:
                     values.append((0.0, len(values), action))
                     continue
-                ex = ExState(
-                    rnd.rules,
-                    rnd.trump,
-                    rnd.chooser,
-                    rnd.hands[:],
-                    stock[:],
-                    rnd.active[:],
-                    rnd.decided,
-                    rnd.scores,
-                    rnd.streaks,
-                )
+                ex = ExState.from_round(rnd, stock[:])
                 ex.apply(action.mask)  # type: ignore[attr-defined]
                 values.append((ex.finish(seat)[seat], len(values), action))
         else:

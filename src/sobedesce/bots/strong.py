@@ -18,7 +18,6 @@ time limit, which makes decisions depend on the machine's speed).
 from __future__ import annotations
 
 import random
-import time
 
 from sobedesce.core import Action, Phase, SeatView
 from sobedesce.core.actions import PLAYS, SIT_OUT
@@ -162,7 +161,6 @@ class StrongBot:
 
     def _play(self, view: SeatView, rng: random.Random) -> list[Option]:
         cards = [a.card for a in view.legal_actions]  # type: ignore[attr-defined]
-        start = time.perf_counter()
         ctx = PlayContext(view)
         n = self._scale(self.play_samples, 150 * len(cards))
         worlds = sample_play_worlds(ctx, rng, n, weighted=self.inference)
@@ -171,7 +169,6 @@ class StrongBot:
         if not worlds:
             return [Option(PLAYS[c], 0.0, "no consistent deal found") for c in cards]
         values = evaluate_play(ctx, worlds, cards, self.rivalry, self.match_aware, self._equity(view))
-        del start
         return [
             Option(PLAYS[c], v[0], _rank_note(v[1]).lstrip("; "))
             for c, v in sorted(values.items(), key=lambda item: item[1][1])
