@@ -289,3 +289,67 @@ def test_rollouts_replay_basic_bots_exactly(rules: str) -> None:
         while not rnd.is_over:
             match.apply(basic.act(seat_view(match, match.current_seat), rng))
         assert list(rnd.deltas) == predicted
+
+
+@pytest.mark.parametrize("rules", PRESETS)
+def test_play_evidence_favours_the_real_hands(rules: str) -> None:
+    """The exchange phase's evidence (who sat out, who played when it could have sat out)
+    weighs the real hands of the other seats above the typical hands the play sampler draws
+    from what the view shows: a seat that sat out holds weak cards, one that played does not."""
+    from sobedesce.bots._search import PlayContext, _exchange_evidence, sample_play_worlds
+
+    basic = make_bot("basic")
+    rng = random.Random(3)
+    ratios = []
+    for deal in range(40):
+        match = Match(rules, scores=tuple(rng.randint(6, 20) for _ in range(4)))
+        match.deal(rng=rng, dealer=deal % 4)
+        rnd = match.round
+        assert rnd is not None
+        while not rnd.is_over:
+            view = seat_view(match, match.current_seat)
+            if view.phase == Phase.PLAY and len(view.legal_actions) > 1:
+                ctx = PlayContext(view)
+                if ctx.sat_out or ctx.played_by_choice:
+                    real = [rnd.hands[s] if ctx.active[s] else 0 for s in range(4)]
+                    mine = statistics.mean(_exchange_evidence(ctx, real, random.Random(i)) for i in range(10))
+                    worlds = sample_play_worlds(ctx, random.Random(deal), 20, weighted=False)
+                    typical = statistics.mean(_exchange_evidence(ctx, h, random.Random(1)) for _, h in worlds)
+                    ratios.append(mine / typical)
+            match.apply(basic.act(view, rng))
+    assert len(ratios) >= 100
+    assert statistics.median(ratios) > 1.3
+    assert sum(r > 1.0 for r in ratios) > 0.7 * len(ratios)
+
+
+def test_play_worlds_resampled() -> None:
+    """With ``oversample`` the play sampler draws more deals and keeps ``n`` of them in
+    proportion to their weights: every kept world has weight 1 and is a deal the view allows."""
+    from sobedesce.bots._search import PlayContext, sample_play_worlds
+
+    basic = make_bot("basic")
+    rng = random.Random(5)
+    checked = 0
+    for deal in range(30):
+        match = Match("table")
+        match.deal(rng=rng, dealer=deal % 4)
+        rnd = match.round
+        assert rnd is not None
+        while not rnd.is_over:
+            view = seat_view(match, match.current_seat)
+            if view.phase == Phase.PLAY and len(view.legal_actions) > 1 and view.tricks[0].cards:
+                ctx = PlayContext(view)
+                worlds = sample_play_worlds(ctx, random.Random(deal), 12, evidence=True, oversample=4)
+                assert len(worlds) == 12
+                for weight, hands in worlds:
+                    assert weight == 1.0
+                    assert hands[view.seat] == view.hand_mask
+                    held = 0
+                    for s in ctx.others:
+                        assert hands[s].bit_count() == view.hand_sizes[s]
+                        assert hands[s] & ~ctx.allowed[s] == 0
+                        assert hands[s] & held == 0
+                        held |= hands[s]
+                checked += 1
+            match.apply(basic.act(view, rng))
+    assert checked >= 40

@@ -14,6 +14,7 @@ Three samplers, one per kind of decision:
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Sequence
 
@@ -22,11 +23,14 @@ from sobedesce.core.view import SeatView
 
 from ._equity import Equity, equity_for
 from ._eval import (
+    SIT_TEMPERATURE,
     ExState,
+    base_tricks,
     card_value,
     draw_value,
     ex_state_from_deck,
     exchange_likelihood,
+    expected_delta,
     mask_cards,
     may_sit_out,
     plan_exchange,
@@ -423,6 +427,27 @@ class PlayContext:
         for trick in view.tricks:
             for c, s in zip(trick.cards, trick.seats, strict=False):
                 self.played_by[s] |= 1 << c
+        # The exchange decisions of the other seats, as the basic policy saw them: who may
+        # have sat out, and how many players it expected (see ``ExState.basic_decision``).
+        self.draw = draw_value(self.trump)
+        self.mult = rules.multiplier(self.trump)
+        self.sat_out: list[tuple[int, float]] = []
+        self.played_by_choice: list[tuple[int, int, float]] = []
+        decided_active = 0
+        chooser_seat = view.chooser if view.chooser is not None else seat
+        for i, s in enumerate(view.exchange_order):
+            n_exp = decided_active + 1 + 0.7 * (3 - i)
+            if view.active[s]:
+                decided_active += 1
+            if s == seat:
+                continue
+            may_sit = may_sit_out(rules, self.trump, s, chooser_seat, view.scores[s], view.sat_out_streaks[s])
+            if not may_sit:
+                continue
+            if view.active[s]:
+                self.played_by_choice.append((s, view.discard_counts[s] or 0, n_exp))
+            else:
+                self.sat_out.append((s, n_exp))
         base = PlayState.__new__(PlayState)
         base.hands = [0, 0, 0, 0]
         base.trump = self.trump
@@ -464,23 +489,41 @@ class PlayContext:
 
 
 def sample_play_worlds(
-    ctx: PlayContext, rng: random.Random, n: int, weighted: bool = True, max_tries: int = 0
+    ctx: PlayContext,
+    rng: random.Random,
+    n: int,
+    weighted: bool = True,
+    max_tries: int = 0,
+    evidence: bool = False,
+    oversample: int = 1,
 ) -> list[tuple[float, list[int]]]:
+    """The other active seats' current hands, with a weight each (0-weight deals dropped).
+
+    With ``evidence`` the weight also carries the exchange phase's decisions (see
+    :func:`_exchange_evidence`).  With ``oversample`` > 1, ``n * oversample`` deals are drawn
+    and ``n`` resampled in proportion to their weights, each then of weight 1."""
     view = ctx.view
     seat = view.seat
     others = sorted(ctx.others, key=lambda s: ctx.allowed[s].bit_count() - ctx.sizes[s])
     pool_all = mask_cards(ctx.unseen)
     out: list[tuple[float, list[int]]] = []
     tries = 0
-    limit = max_tries or n * 20
-    while len(out) < n and tries < limit:
+    if not weighted:
+        oversample = 1
+    want = n * oversample
+    limit = max_tries or want * 20
+    size = len(pool_all)
+    rand = rng.random
+    while len(out) < want and tries < limit:
         tries += 1
-        rng.shuffle(pool_all)
+        # A fresh random order of the unseen cards, shuffled lazily (Fisher-Yates, one
+        # position at a time): most deals are complete long before the end of the pool.
+        filled = 0
         hands = [0, 0, 0, 0]
         hands[seat] = view.hand_mask
         taken = 0
         chooser = view.chooser
-        if ctx.turned >= 0 and rng.random() < 0.9 and ctx.sizes[chooser] > 0:  # type: ignore[index]
+        if ctx.turned >= 0 and rand() < 0.9 and ctx.sizes[chooser] > 0:  # type: ignore[index]
             hands[chooser] = 1 << ctx.turned  # type: ignore[index]
             taken = 1 << ctx.turned
         ok = True
@@ -490,7 +533,14 @@ def sample_play_worlds(
             if need <= 0:
                 continue
             got = hands[s]
-            for c in pool_all:
+            i = 0
+            while i < size:
+                if i >= filled:
+                    j = i + int(rand() * (size - i))
+                    pool_all[i], pool_all[j] = pool_all[j], pool_all[i]
+                    filled = i + 1
+                c = pool_all[i]
+                i += 1
                 if allowed >> c & 1:
                     got |= 1 << c
                     allowed ^= 1 << c
@@ -505,9 +555,99 @@ def sample_play_worlds(
         if not ok:
             continue
         weight = _replay_weight(ctx, hands, weighted)
+        if weight > 0.0 and evidence and weighted:
+            weight *= _exchange_evidence(ctx, hands, rng)
         if weight > 0.0:
             out.append((weight, hands))
+    if oversample > 1 and out:
+        return [(1.0, out[i][1]) for i in _resample([w for w, _ in out], n, rng)]
     return out
+
+
+def _resample(weights: Sequence[float], n: int, rng: random.Random) -> list[int]:
+    """``n`` indices drawn in proportion to ``weights`` (systematic resampling)."""
+    total = sum(weights)
+    step = total / n
+    point = rng.random() * step
+    acc = 0.0
+    index = 0
+    chosen = []
+    for _ in range(n):
+        while index < len(weights) - 1 and acc + weights[index] < point:
+            acc += weights[index]
+            index += 1
+        chosen.append(index)
+        point += step
+    return chosen
+
+
+EVIDENCE_DRAWS = 4
+"""Hands drawn for each sat-out seat to estimate how likely it was to sit out."""
+
+
+def _sit_chance(values: list[float], n_exp: float, ctx: PlayContext) -> float:
+    """The basic policy's chance of sitting out with cards of these values (best first), as
+    :func:`~._eval.exchange_likelihood` gives it; also used, as ``1 - chance``, for a seat
+    that played with these cards kept."""
+    rules = ctx.rules
+    draw = ctx.draw
+    n = len(values)
+    best = -1.0
+    kept = sum(values)
+    for k in range(0, min(rules.max_discard, n) + 1):
+        if k:
+            kept -= values[n - k]
+        if k >= rules.min_discard:
+            best = max(best, kept + k * draw)
+    delta = expected_delta(base_tricks(n_exp) + best, ctx.mult, rules.no_trick_penalty)
+    x = max(-30.0, min(30.0, delta / SIT_TEMPERATURE))
+    return 1.0 / (1.0 + math.exp(-x))
+
+
+def _exchange_evidence(ctx: PlayContext, hands: list[int], rng: random.Random) -> float:
+    """How well the sampled hands explain the other seats' sit-out decisions.
+
+    A seat that played although it could have sat out is unlikely to have kept a weak hand:
+    its kept cards are taken to be the best ``5 - k`` of its start-of-play hand.  A seat that
+    sat out held a weak hand: its hand is drawn (``EVIDENCE_DRAWS`` times) from the cards
+    that no active seat holds, and the chance that the basic policy sits out with it is
+    averaged.  (A side Seven beside its Ace is valued as a plain Seven here.)
+    """
+    value = _VALUE[ctx.trump]
+    weight = 1.0
+    for s, k, n_exp in ctx.played_by_choice:
+        m = hands[s] | ctx.played_by[s]
+        values = []
+        while m:
+            low = m & -m
+            values.append(value[low.bit_length() - 1])
+            m ^= low
+        values.sort(reverse=True)
+        kept = values[: 5 - k]
+        weight *= 1.0 - _sit_chance(kept + [ctx.draw] * k, n_exp, ctx)
+    if ctx.sat_out:
+        held = 0
+        for s in ctx.others:
+            held |= hands[s]
+        left = [value[c] for c in mask_cards(ctx.unseen & ~held)]
+        if len(left) >= 5 * len(ctx.sat_out):
+            rng.shuffle(left)
+            draws = min(EVIDENCE_DRAWS, len(left) // 5)
+            pos = 0
+            for _s, n_exp in ctx.sat_out:
+                total = 0.0
+                for _ in range(draws):
+                    if pos + 5 > len(left):
+                        rng.shuffle(left)
+                        pos = 0
+                    five = sorted(left[pos : pos + 5], reverse=True)
+                    pos += 5
+                    total += _sit_chance(five, n_exp, ctx)
+                weight *= total / draws
+    return weight
+
+
+_VALUE = tuple(tuple(card_value(c, t, 0) for c in range(40)) for t in range(4))
 
 
 def _replay_weight(ctx: PlayContext, hands: list[int], weighted: bool) -> float:
@@ -521,11 +661,12 @@ def _replay_weight(ctx: PlayContext, hands: list[int], weighted: bool) -> float:
     held = start[:]
     weight = 1.0
     if weighted:
-        draw = draw_value(trump)
+        draw = ctx.draw
+        value = _VALUE[trump]
         for s in ctx.others:
             k = view.discard_counts[s] or 0
             keep_needed = 5 - k
-            keepers = sum(1 for v, _c in ranked_cards(start[s], trump) if v > draw)
+            keepers = sum(1 for c in mask_cards(start[s]) if value[c] > draw)
             if keepers < keep_needed:
                 weight *= KEEPER_MISS ** (keep_needed - keepers)
         chooser = view.chooser

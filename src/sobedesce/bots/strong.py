@@ -43,7 +43,7 @@ class StrongBot:
 
     def __init__(
         self,
-        play_samples: int = 40,
+        play_samples: int = 100,
         exchange_samples: int = 500,
         trump_samples: int = 400,
         inference: bool = True,
@@ -57,7 +57,11 @@ class StrongBot:
         exchange_keep: int = 8,
         equity: float = 0.5,
         equity_from: int = 4,
+        play_evidence: bool = True,
+        play_oversample: int = 4,
     ) -> None:
+        self.play_evidence = play_evidence
+        self.play_oversample = play_oversample
         self.equity_from = equity_from
         self.equity = equity
         self.wide_exchange = wide_exchange
@@ -162,8 +166,10 @@ class StrongBot:
     def _play(self, view: SeatView, rng: random.Random) -> list[Option]:
         cards = [a.card for a in view.legal_actions]  # type: ignore[attr-defined]
         ctx = PlayContext(view)
-        n = self._scale(self.play_samples, 150 * len(cards))
-        worlds = sample_play_worlds(ctx, rng, n, weighted=self.inference)
+        n = self._scale(self.play_samples, 150 * len(cards) + 60 * self.play_oversample)
+        worlds = sample_play_worlds(
+            ctx, rng, n, weighted=self.inference, evidence=self.play_evidence, oversample=self.play_oversample
+        )
         if not worlds:
             worlds = sample_play_worlds(ctx, rng, max(4, n // 4), weighted=False, max_tries=n * 200)
         if not worlds:
