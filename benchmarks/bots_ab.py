@@ -7,7 +7,9 @@ same deck, start scores (drawn from 2..20), dealer and random generators.  Where
 the same decisions the two rounds are identical, so the paired difference has far less noise
 than two separate runs.  It prints each hero's change per round minus the basics' mean, the
 paired difference B - A with a 95% interval over deals (negative: B is better) and how many
-rounds differed.  One process per core.
+rounds differed; then the same for the hero's chance of winning the match (the match-equity
+model of ``bots/_equity.py``, in points of percent per round; positive is better), a
+lower-noise stand-in for match wins.  One process per core.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ import time
 from bots_duel import play_round  # the same round, timed for the hero; this script's folder is on sys.path
 
 from sobedesce.bots import make_bot
+from sobedesce.bots._equity import equity_for
 from sobedesce.core import find_rules
 
 _STATE: dict = {}
@@ -49,7 +52,10 @@ def _deal(args):
             bots[seat] = _STATE[key]
             times: list[float] = []
             deltas = play_round(bots, _STATE["rules"], deck_seed, dealer, i, scores, times, bots[seat].name)
-            pair.append((deltas[seat] - sum(deltas[o] for o in range(4) if o != seat) / 3, times))
+            equity = equity_for(_STATE["rules"])
+            after = tuple(scores[o] + deltas[o] for o in range(4))
+            gain = 100.0 * (equity.win(after, seat) - equity.win(scores, seat))
+            pair.append((deltas[seat] - sum(deltas[o] for o in range(4) if o != seat) / 3, times, gain))
         out.append(pair)
     return out
 
@@ -70,6 +76,7 @@ def main() -> None:
     with multiprocessing.Pool(args.jobs, _init, init) as pool:
         results = pool.map(_deal, [(i, args.seed) for i in range(args.deals)], chunksize=4)
     per_a, per_b, per_diff = [], [], []
+    win_a, win_b, win_diff = [], [], []
     changed = 0
     times = {"a": [], "b": []}
     for deal in results:
@@ -79,6 +86,11 @@ def main() -> None:
         per_a.append(statistics.mean(da))
         per_b.append(statistics.mean(db))
         per_diff.append(statistics.mean(db) - statistics.mean(da))
+        wa = statistics.mean(p[0][2] for p in deal)
+        wb = statistics.mean(p[1][2] for p in deal)
+        win_a.append(wa)
+        win_b.append(wb)
+        win_diff.append(wb - wa)
         for p in deal:
             times["a"].extend(p[0][1])
             times["b"].extend(p[1][1])
@@ -95,6 +107,10 @@ def main() -> None:
     print(f"  A {args.a} {args.a_settings}: {statistics.mean(per_a):+.3f} ± {ci(per_a):.3f} per round; {t('a')}")
     print(f"  B {args.b} {args.b_settings}: {statistics.mean(per_b):+.3f} ± {ci(per_b):.3f} per round; {t('b')}")
     print(f"  B - A: {statistics.mean(per_diff):+.3f} ± {ci(per_diff):.3f} ({changed} of {4 * n} rounds differ)")
+    print(
+        f"  match-win chance per round (equity model, points of %): A {statistics.mean(win_a):+.3f},"
+        f" B {statistics.mean(win_b):+.3f}, B - A {statistics.mean(win_diff):+.3f} ± {ci(win_diff):.3f}"
+    )
 
 
 if __name__ == "__main__":

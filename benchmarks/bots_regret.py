@@ -2,6 +2,7 @@
 
     .venv/bin/python benchmarks/bots_regret.py exchange --rules table --decisions 300
     .venv/bin/python benchmarks/bots_regret.py play --rules table --bot 'strong:play_samples=200'
+    .venv/bin/python benchmarks/bots_regret.py play --rules table --against strong:play_evidence=false
 
 Rounds of four ``basic`` bots are dealt (start scores 20); at one seat's decisions of the
 chosen phase (with at least two legal actions) every legal action is valued with the other
@@ -13,9 +14,9 @@ search uses (own change minus the others' mean, `objective` with rivalry 1):
   stock is not known to anybody).  The "hands oracle" picks its option on one half of the
   shuffles and every option is scored on the other half, so its own noise does not flatter it.
 
-It prints the mean regret of ``basic`` and of the bot against the best action (play) or the
-hands oracle's (exchange), the bot minus basic with a 95% interval, and how often the two
-agree.  Since both halves value the rest of the round with the same play-outs, the hands
+It prints the mean regret of the bot and of ``--against`` (default ``basic``) against the best
+action (play) or the hands oracle's (exchange), their difference on the same decisions with a
+95% interval, and how often the two agree.  Since both halves value the rest of the round with the same play-outs, the hands
 oracle's margin is what knowing the other hands (and so the stock's contents) is worth.
 """
 
@@ -72,16 +73,18 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("phase", choices=["play", "exchange"])
     parser.add_argument("--rules", default="classic")
-    parser.add_argument("--bot", default="strong", help="the bot measured against basic (default strong)")
+    parser.add_argument("--bot", default="strong", help="the bot measured (default strong)")
+    parser.add_argument("--against", default="basic", help="the bot it is compared with (default basic)")
     parser.add_argument("--decisions", type=int, default=300)
     parser.add_argument("--stocks", type=int, default=200, help="stock shuffles per exchange decision")
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args()
     rules = find_rules(args.rules)
-    basic = make_bot("basic")
+    basic = make_bot("basic")  # plays every seat; its policy is what the values assume
     bot = make_bot(args.bot)
+    other = make_bot(args.against)
     phase = Phase.PLAY if args.phase == "play" else Phase.EXCHANGE
-    regret_basic, regret_bot, agree = [], [], 0
+    regret_other, regret_bot, agree = [], [], 0
     deal = 0
     while len(regret_bot) < args.decisions:
         deal += 1
@@ -98,17 +101,20 @@ def main() -> None:
                 else:
                     values, best = _exchange_values(rnd, view, args.stocks, random.Random(deal * 7))
                 mine = bot.act(view, random.Random(deal))
-                theirs = basic.act(view, random.Random(deal))
+                theirs = other.act(view, random.Random(deal))
                 regret_bot.append(values[mine] - best)
-                regret_basic.append(values[theirs] - best)
+                regret_other.append(values[theirs] - best)
                 agree += mine == theirs
             match.apply(basic.act(view, rng))
-    diff = [a - b for a, b in zip(regret_bot, regret_basic, strict=True)]
+    diff = [a - b for a, b in zip(regret_bot, regret_other, strict=True)]
     half_width = 1.96 * statistics.stdev(diff) / math.sqrt(len(diff))
     against = "the best card" if phase == Phase.PLAY else "the hands oracle"
     print(f"{args.rules}, {args.phase}, {len(diff)} decisions; regret against {against}:")
-    print(f"  basic {statistics.mean(regret_basic):.3f}, {args.bot} {statistics.mean(regret_bot):.3f}")
-    print(f"  {args.bot} - basic {statistics.mean(diff):+.3f} ± {half_width:.3f}; same action {agree / len(diff):.0%}")
+    print(f"  {args.against} {statistics.mean(regret_other):.3f}, {args.bot} {statistics.mean(regret_bot):.3f}")
+    print(
+        f"  {args.bot} - {args.against} {statistics.mean(diff):+.3f} ± {half_width:.3f};"
+        f" same action {agree / len(diff):.0%}"
+    )
 
 
 if __name__ == "__main__":
