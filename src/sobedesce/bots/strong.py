@@ -56,7 +56,7 @@ class StrongBot:
         exchange_screen: int = 120,
         exchange_keep: int = 8,
         equity: float = 0.5,
-        equity_from: int = 4,
+        equity_from: int = 8,
         play_evidence: bool = True,
         play_oversample: int = 4,
     ) -> None:
