@@ -2,7 +2,8 @@
 
 For every decision it samples deals consistent with everything the seat knows, weights each
 deal by how likely the other seats' observed decisions are under it (the basic policy's
-soft likelihood of their trump choice, sit-outs, discard counts and cards played), and
+soft likelihood of their trump choice, sit-outs, discard counts and cards played; in the
+card play also who sat out and who played when it could have sat out), and
 scores every option by playing the round out on each deal with basic-like policies for all
 seats (each seat playing for its own score).  It picks the option with the best weighted
 mean of its objective: its own change against the others' (``rivalry``), and, once some
