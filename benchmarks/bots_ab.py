@@ -36,6 +36,7 @@ def _init(a, a_settings, b, b_settings, rules):
     _STATE["b"] = make_bot(b, **b_settings)
     _STATE["villain"] = make_bot("basic")
     _STATE["rules"] = find_rules(rules)
+    _STATE["equity"] = equity_for(_STATE["rules"])
 
 
 def _deal(args):
@@ -52,7 +53,7 @@ def _deal(args):
             bots[seat] = _STATE[key]
             times: list[float] = []
             deltas = play_round(bots, _STATE["rules"], deck_seed, dealer, i, scores, times, bots[seat].name)
-            equity = equity_for(_STATE["rules"])
+            equity = _STATE["equity"]
             after = tuple(scores[o] + deltas[o] for o in range(4))
             gain = 100.0 * (equity.win(after, seat) - equity.win(scores, seat))
             pair.append((deltas[seat] - sum(deltas[o] for o in range(4) if o != seat) / 3, times, gain))

@@ -16,8 +16,9 @@ search uses (own change minus the others' mean, `objective` with rivalry 1):
 
 It prints the mean regret of the bot and of ``--against`` (default ``basic``) against the best
 action (play) or the hands oracle's (exchange), their difference on the same decisions with a
-95% interval, and how often the two agree.  Since both halves value the rest of the round with the same play-outs, the hands
-oracle's margin is what knowing the other hands (and so the stock's contents) is worth.
+95% interval, and how often the two agree.  Since both halves value the rest of the round
+with the same play-outs, the hands oracle's margin is what knowing the other hands (and so
+the stock's contents) is worth.
 """
 
 from __future__ import annotations

@@ -198,12 +198,22 @@ SIT_TEMPERATURE = 0.2
 K_DECAY = 4.0
 
 
+def expected_players(active_before: int, still_to_decide: int) -> float:
+    """The players the basic policy expects at an exchange decision: those who already chose
+    to play, itself, and 0.7 for each seat deciding after it."""
+    return active_before + 1 + 0.7 * still_to_decide
+
+
+def sit_probability(play_delta: float) -> float:
+    """The soft chance that the basic policy sits out when playing is expected to change its
+    score by ``play_delta`` (a logistic with temperature ``SIT_TEMPERATURE``)."""
+    x = max(-30.0, min(30.0, play_delta / SIT_TEMPERATURE))
+    return 1.0 / (1.0 + math.exp(-x))
+
+
 def exchange_likelihood(plan: ExchangePlan, may_sit: bool, observed_k: int | None) -> float:
     """How likely the basic policy makes the observed decision (``None`` = sat out)."""
-    p_sit = 0.0
-    if may_sit:
-        x = max(-30.0, min(30.0, plan.play_delta / SIT_TEMPERATURE))
-        p_sit = 1.0 / (1.0 + math.exp(-x))
+    p_sit = sit_probability(plan.play_delta) if may_sit else 0.0
     if observed_k is None:
         return p_sit
     weights = {k: math.exp(-K_DECAY * abs(k - plan.k)) for k in plan.tricks_by_k}
@@ -359,8 +369,7 @@ class ExState:
 
     def basic_decision(self, seat: int) -> int | None:
         decided_active = sum(1 for s in range(4) if self.active[s] == 1)
-        undecided = 4 - self.order_pos - 1
-        n_exp = decided_active + 1 + 0.7 * undecided
+        n_exp = expected_players(decided_active, 4 - self.order_pos - 1)
         plan = plan_exchange(self.hands[seat], self.trump, self.rules, self.may_sit(seat), n_exp)
         return None if plan.sit_out else plan.discard
 

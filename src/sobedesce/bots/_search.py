@@ -14,7 +14,6 @@ Three samplers, one per kind of decision:
 
 from __future__ import annotations
 
-import math
 import random
 from collections.abc import Sequence
 
@@ -23,7 +22,6 @@ from sobedesce.core.view import SeatView
 
 from ._equity import Equity, equity_for
 from ._eval import (
-    SIT_TEMPERATURE,
     ExState,
     base_tricks,
     card_value,
@@ -31,10 +29,12 @@ from ._eval import (
     ex_state_from_deck,
     exchange_likelihood,
     expected_delta,
+    expected_players,
     mask_cards,
     may_sit_out,
     plan_exchange,
     ranked_cards,
+    sit_probability,
     trump_likelihood,
 )
 from ._sim import ALL, SUIT_OF, PlayState, beats, deltas_of, legal_mask, next_active_of, pick_card
@@ -209,7 +209,7 @@ def sample_exchange_worlds(
             s = order[i]
             decided = view.active[s]
             may_sit = may_sit_out(rules, trump, s, chooser, view.scores[s], view.sat_out_streaks[s])
-            n_exp = active_so_far + 1 + 0.7 * (3 - i)
+            n_exp = expected_players(active_so_far, 3 - i)
             plan = plan_exchange(originals[s], trump, rules, may_sit, n_exp)
             if decided is False:
                 if weighted:
@@ -230,21 +230,8 @@ def sample_exchange_worlds(
             candidates.append((weight, originals, pool[pos:], discards))
     if not candidates:
         return []
-    chosen: list[int] = []
-    if oversample > 1:
-        total = sum(c[0] for c in candidates)
-        step = total / n
-        point = rng.random() * step
-        acc = 0.0
-        index = 0
-        for _ in range(n):
-            while index < len(candidates) - 1 and acc + candidates[index][0] < point:
-                acc += candidates[index][0]
-                index += 1
-            chosen.append(index)
-            point += step
-    else:
-        chosen = list(range(len(candidates)))
+    weights = [c[0] for c in candidates]
+    chosen = _resample(weights, n, rng) if oversample > 1 else list(range(len(candidates)))
     out: list[tuple[float, ExState]] = []
     last = -1
     for index in chosen:
@@ -436,7 +423,7 @@ class PlayContext:
         decided_active = 0
         chooser_seat = view.chooser if view.chooser is not None else seat
         for i, s in enumerate(view.exchange_order):
-            n_exp = decided_active + 1 + 0.7 * (3 - i)
+            n_exp = expected_players(decided_active, 3 - i)
             if view.active[s]:
                 decided_active += 1
             if s == seat:
@@ -587,7 +574,7 @@ EVIDENCE_DRAWS = 4
 
 def _sit_chance(values: list[float], n_exp: float, ctx: PlayContext) -> float:
     """The basic policy's chance of sitting out with cards of these values (best first), as
-    :func:`~._eval.exchange_likelihood` gives it; also used, as ``1 - chance``, for a seat
+    :func:`~._eval.exchange_likelihood` gives it (from values, not a hand: faster); also used, as ``1 - chance``, for a seat
     that played with these cards kept."""
     rules = ctx.rules
     draw = ctx.draw
@@ -599,9 +586,7 @@ def _sit_chance(values: list[float], n_exp: float, ctx: PlayContext) -> float:
             kept -= values[n - k]
         if k >= rules.min_discard:
             best = max(best, kept + k * draw)
-    delta = expected_delta(base_tricks(n_exp) + best, ctx.mult, rules.no_trick_penalty)
-    x = max(-30.0, min(30.0, delta / SIT_TEMPERATURE))
-    return 1.0 / (1.0 + math.exp(-x))
+    return sit_probability(expected_delta(base_tricks(n_exp) + best, ctx.mult, rules.no_trick_penalty))
 
 
 def _exchange_evidence(ctx: PlayContext, hands: list[int], rng: random.Random) -> float:

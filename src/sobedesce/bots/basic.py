@@ -21,7 +21,15 @@ from sobedesce.core import Action, Exchange, Phase, SeatView
 from sobedesce.core.actions import PLAYS, SIT_OUT, TRUMP_ACTIONS, TURN_UP
 from sobedesce.core.cards import CARDS, Suit
 
-from ._eval import expected_delta, mask_cards, may_sit_out, plan_exchange, ranked_cards, trump_scores
+from ._eval import (
+    expected_delta,
+    expected_players,
+    mask_cards,
+    may_sit_out,
+    plan_exchange,
+    ranked_cards,
+    trump_scores,
+)
 from ._search import PlayContext, evaluate_play, sample_play_worlds
 from ._sim import SUIT_OF, pick_card
 from .base import Option
@@ -31,7 +39,7 @@ def expected_active(view: SeatView) -> float:
     """Players expected to play: those known to, plus 0.7 for each seat still to decide."""
     known = sum(1 for a in view.active if a is True)
     undecided = sum(1 for a in view.active if a is None)
-    return known + 1 + 0.7 * max(undecided - 1, 0)
+    return expected_players(known, max(undecided - 1, 0))
 
 
 def trump_action(option: int) -> Action:
