@@ -58,6 +58,12 @@ def test_settings_in_the_name() -> None:
     assert make_bot("hard:play_samples=3").play_samples == 3
     with pytest.raises(ValueError, match="bot 'basic' has no setting 'depth'"):
         make_bot("basic:depth=3")
+    with pytest.raises(ValueError, match=r"bot 'strong'.*play_oversample must be at least 1, not 0"):
+        make_bot("strong:play_oversample=0")
+    with pytest.raises(ValueError, match="exchange_samples must be at least 1, not -5"):
+        make_bot("strong:exchange_samples=-5")
+    with pytest.raises(ValueError, match="time_limit must be positive"):
+        make_bot("strong:time_limit=0")
     with pytest.raises(ValueError, match="write name:setting=value"):
         make_bot("strong:play_samples")
     with pytest.raises(ValueError, match="unknown bot"):

@@ -61,6 +61,19 @@ class StrongBot:
         play_evidence: bool = True,
         play_oversample: int = 4,
     ) -> None:
+        budgets = {
+            "play_samples": play_samples,
+            "exchange_samples": exchange_samples,
+            "trump_samples": trump_samples,
+            "play_oversample": play_oversample,
+            "exchange_screen": exchange_screen,
+            "exchange_keep": exchange_keep,
+        }
+        for setting, value in budgets.items():
+            if value < 1:
+                raise ValueError(f"{setting} must be at least 1, not {value}")
+        if time_limit is not None and time_limit <= 0:
+            raise ValueError(f"time_limit must be positive seconds or none, not {time_limit}")
         self.play_evidence = play_evidence
         self.play_oversample = play_oversample
         self.equity_from = equity_from
