@@ -35,7 +35,7 @@ from sobedesce.core import (
     seat_view,
 )
 from sobedesce.terminal import Command, InputError, TableDriver, parse_input, resolve_bot
-from sobedesce.terminal.driver import level_of_name, save_atomically
+from sobedesce.table import level_of_name, save_atomically
 from sobedesce.terminal.render import (
     MAX_LINES,
     describe_event,

@@ -15,6 +15,7 @@ SUBCOMMANDS = {
     "replay": "sobedesce.cli.replay",
     "arena": "sobedesce.cli.arena",
     "bench": "sobedesce.cli.bench",
+    "serve": "sobedesce.cli.serve",
 }
 
 

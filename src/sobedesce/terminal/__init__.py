@@ -6,7 +6,7 @@
 - :mod:`.app` — the terminal loop tying them together (``sobedesce play``).
 """
 
-from .driver import Event, TableDriver, bot_label, level_of_name, resolve_bot, save_atomically
+from sobedesce.table import Event, TableDriver, bot_label, level_of_name, resolve_bot, save_atomically
 from .inputs import Command, InputError, parse_input
 
 __all__ = [

@@ -1,6 +1,6 @@
 """The terminal frontend: draws the table, paces the bots, reads the person's answers.
 
-All game logic is in :class:`~sobedesce.terminal.driver.TableDriver`; this module only turns
+All game logic is in :class:`~sobedesce.table.TableDriver`; this module only turns
 its view and events into screens and prompts into decisions.
 """
 
@@ -15,7 +15,7 @@ from rich.text import Text
 
 from sobedesce.core import IllegalActionError, Phase, Play
 
-from .driver import Event, TableDriver
+from sobedesce.table import Event, TableDriver
 from .inputs import Command, InputError, parse_input
 from .render import (
     LOG_LINES,

@@ -32,7 +32,7 @@ from sobedesce.core import (
     sorted_cards,
 )
 
-from .driver import Event
+from sobedesce.table import Event
 
 __all__ = [
     "LOG_LINES",

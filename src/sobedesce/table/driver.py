@@ -1,12 +1,13 @@
 """The game driver of a table: whose turn it is, asking the bots, taking a person's decision,
 and saving the match record after every decision.
 
-It knows nothing about screens or keyboards, so a terminal and a future web table can share
-it: a frontend asks :attr:`TableDriver.status`, calls :meth:`~TableDriver.deal`,
+It knows nothing about screens, keyboards or sockets, so the terminal table and the online
+server share it: a frontend asks :attr:`TableDriver.status`, calls :meth:`~TableDriver.deal`,
 :meth:`~TableDriver.play_bot` or :meth:`~TableDriver.play_human`, and shows the
-:class:`Event` objects they return.  Events carry only public facts (and the person's own
-cards), never another seat's hidden cards; what a person sees is always
-:meth:`TableDriver.view`, a :func:`~sobedesce.core.seat_view` of their seat.
+:class:`Event` objects they return.  Any number of seats may be people; the others are bots.
+Events carry public facts, plus the cards a person's own exchange put down and drew (a
+frontend shows those to that seat only); what a person sees is always
+:meth:`TableDriver.view` of their seat, a :func:`~sobedesce.core.seat_view`.
 
 >>> driver = TableDriver(Match("classic", players=["Ana", "B1", "B2", "B3"]), 0,
 ...                      {s: make_bot("random") for s in (1, 2, 3)}, seed=5)
@@ -14,6 +15,9 @@ cards), never another seat's hidden cards; what a person sees is always
 'deal'
 >>> [e.kind for e in driver.deal()]
 ['deal']
+>>> two = TableDriver(Match("table"), {0, 2}, {1: make_bot("basic"), 3: make_bot("basic")}, seed=1)
+>>> two.people
+(0, 2)
 """
 
 from __future__ import annotations
@@ -23,7 +27,7 @@ import os
 import random
 import re
 import tempfile
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -160,7 +164,8 @@ Status = Literal["deal", "human", "bot", "over"]
 
 
 class TableDriver:
-    """One person at ``human_seat`` against ``bots`` (seat → bot) in ``match``.
+    """People at the seats ``people`` (one seat, or several) and ``bots`` (seat → bot) at the
+    others, playing ``match``.
 
     Every deck is shuffled by a generator derived from ``seed`` and the round number, and
     every bot decision by one derived from the seed and the decision's place in the match,
@@ -170,23 +175,35 @@ class TableDriver:
     def __init__(
         self,
         match: Match,
-        human_seat: int,
+        people: int | Iterable[int],
         bots: Mapping[int, Any],
         *,
-        seed: int,
+        seed: int | str,
         save_path: str | None = None,
     ) -> None:
-        if not 0 <= human_seat < 4:
-            raise ValueError(f"the person's seat must be 0-3, not {human_seat!r}")
-        missing = [s for s in range(4) if s != human_seat and s not in bots]
+        seats = (people,) if isinstance(people, int) else tuple(sorted(set(people)))
+        for seat in seats:
+            if not (isinstance(seat, int) and 0 <= seat < 4):
+                raise ValueError(f"a person's seat must be 0-3, not {seat!r}")
+        taken = [s for s in seats if s in bots]
+        if taken:
+            raise ValueError(f"seat(s) {taken} cannot be a person's and a bot's")
+        missing = [s for s in range(4) if s not in seats and s not in bots]
         if missing:
             raise ValueError(f"no bot for seat(s) {missing}")
         self.match = match
-        self.human = human_seat
+        self.people: tuple[int, ...] = seats
         self.bots = dict(bots)
         self.seed = seed
         self.save_path = save_path
         self.hint_bot_name: str | None = None
+
+    @property
+    def human(self) -> int:
+        """The person's seat at a table with one person (the terminal's)."""
+        if len(self.people) != 1:
+            raise ValueError(f"this table has {len(self.people)} people, not one")
+        return self.people[0]
 
     # -- what a frontend reads ---------------------------------------------------------
 
@@ -202,14 +219,22 @@ class TableDriver:
             return "over"
         if phase == Phase.DEAL:
             return "deal"
-        return "human" if self.match.current_seat == self.human else "bot"
+        return "human" if self.match.current_seat in self.people else "bot"
 
-    def view(self) -> SeatView:
-        """What the person sees now."""
-        return seat_view(self.match, self.human)
+    @property
+    def to_act(self) -> int | None:
+        """The seat to act, or ``None`` when a deal is due or the match is over."""
+        return self.match.current_seat
+
+    def _seat(self, seat: int | None) -> int:
+        return self.human if seat is None else seat
+
+    def view(self, seat: int | None = None) -> SeatView:
+        """What the person at ``seat`` (by default the only person) sees now."""
+        return seat_view(self.match, self._seat(seat))
 
     def illegal_reason(self, action: Action) -> str | None:
-        """Why the person may not take ``action`` now (``None`` if they may); nothing changes."""
+        """Why the seat to act may not take ``action`` now (``None`` if it may); nothing changes."""
         probe = self.match.copy()
         try:
             probe.apply(action)
@@ -217,17 +242,17 @@ class TableDriver:
             return error.reason
         return None
 
-    def must_play_reason(self) -> str | None:
-        """In the exchange phase, why the person may not sit out (``None`` if they may)."""
-        if self.status != "human" or self.match.phase != Phase.EXCHANGE:
+    def must_play_reason(self, seat: int | None = None) -> str | None:
+        """In the exchange phase, why the person to act may not sit out (``None`` if they may)."""
+        if self.to_act != self._seat(seat) or self.match.phase != Phase.EXCHANGE:
             return None
         return self.illegal_reason(SitOut())
 
-    def forced_play(self) -> tuple[Card, str] | None:
-        """``(card, why)`` when the person has exactly one legal card to play, else ``None``."""
-        if self.status != "human" or self.match.phase != Phase.PLAY:
+    def forced_play(self, seat: int | None = None) -> tuple[Card, str] | None:
+        """``(card, why)`` when the person to act has exactly one legal card, else ``None``."""
+        if self.to_act != self._seat(seat) or self.match.phase != Phase.PLAY:
             return None
-        view = self.view()
+        view = self.view(seat)
         legal = [a.card for a in view.legal_actions if isinstance(a, Play)]
         if len(legal) != 1:
             return None
@@ -238,14 +263,15 @@ class TableDriver:
         reason = self.illegal_reason(Play(other)) or "it is your only legal card"
         return card, reason
 
-    def hint(self) -> list[Any]:
-        """The options of the strongest available bot for the person's seat, best first.
+    def hint(self, seat: int | None = None) -> list[Any]:
+        """The options of the strongest available bot for the person's seat, best first,
+        worked out from that seat's view alone.
 
         A bot that is not registered, or fails to explain, gives way to the next of
         :data:`HINT_BOTS`; ``hint_bot_name`` tells which one answered.
         """
         rng_seed = f"{self.seed}/hint/{len(self.match.rounds)}/{self._decisions()}"
-        view = self.view()
+        view = self.view(seat)
         for name in HINT_BOTS:
             try:
                 bot = make_bot(name)
@@ -262,30 +288,56 @@ class TableDriver:
 
     # -- moving the match on -------------------------------------------------------------
 
-    def deal(self) -> list[Event]:
+    def deal(self, deck: Sequence[Card] | None = None, dealer: int | None = None) -> list[Event]:
+        """Deal the next round: the deck shuffled from the seed, or ``deck`` as given (a
+        stored round dealt again)."""
         if self.status != "deal":
             raise IllegalActionError("no deal is due")
-        rng = random.Random(f"{self.seed}/deal/{len(self.match.rounds)}")
-        current = self.match.deal(rng=rng)
+        if deck is None:
+            rng = random.Random(f"{self.seed}/deal/{len(self.match.rounds)}")
+            current = self.match.deal(rng=rng)
+        else:
+            current = self.match.deal(deck, dealer=dealer)
         self.save()
         return [Event("deal", len(self.match.rounds) - 1, seat=current.dealer, chooser=current.chooser)]
 
-    def play_bot(self) -> list[Event]:
-        """Let the bot to act take its decision."""
-        if self.status != "bot":
+    def bot_action(self, stand_in: Any = None) -> Action:
+        """The decision of the bot to act, without applying it.
+
+        At a person's seat, ``stand_in`` is the bot that plays for them while they are away.
+        The bot sees the seat's view only; nothing changes, so a server may work it out away
+        from the table's writer and then :meth:`play` it.
+        """
+        seat = self.to_act
+        if seat is None:
+            raise IllegalActionError("no decision is due")
+        bot = self.bots.get(seat, stand_in)
+        if bot is None:
             raise IllegalActionError("it is not a bot's turn")
-        seat = self.match.current_seat
-        assert seat is not None
-        view = seat_view(self.match, seat)
         rng = random.Random(f"{self.seed}/bot/{len(self.match.rounds)}/{self._decisions()}")
-        action = self.bots[seat].act(view, rng)
+        return bot.act(seat_view(self.match, seat), rng)  # type: ignore[no-any-return]
+
+    def play_bot(self, stand_in: Any = None) -> list[Event]:
+        """Let the bot to act (or ``stand_in`` at a person's seat) take its decision."""
+        if self.status != "bot" and stand_in is None:
+            raise IllegalActionError("it is not a bot's turn")
+        seat = self.to_act
+        assert seat is not None
+        return self._apply(seat, self.bot_action(stand_in))
+
+    def play_human(self, action: Action, seat: int | None = None) -> list[Event]:
+        """The decision of the person at ``seat`` (by default the only person); raises
+        :class:`IllegalActionError` with the rule's reason."""
+        seat = self._seat(seat)
+        if self.to_act != seat or seat not in self.people:
+            raise IllegalActionError("it is not your turn")
         return self._apply(seat, action)
 
-    def play_human(self, action: Action) -> list[Event]:
-        """The person's decision; raises :class:`IllegalActionError` (with the rule's reason)."""
-        if self.status != "human":
+    def play(self, seat: int, action: Action) -> list[Event]:
+        """Apply ``action`` for ``seat``, whoever took it; raises :class:`IllegalActionError`."""
+        if self.to_act != seat:
             raise IllegalActionError("it is not your turn")
-        return self._apply(self.human, action)
+        return self._apply(seat, action)
 
     def save(self) -> None:
         if self.save_path:
@@ -301,12 +353,12 @@ class TableDriver:
 
     def _apply(self, seat: int, action: Action) -> list[Event]:
         match = self.match
-        before = self.view()
+        before = seat_view(match, seat)
         done_before = sum(t.winner is not None for t in before.tricks)
         match.apply(action)
         index = len(match.rounds) - 1
         current = match.rounds[-1]
-        after = self.view()
+        after = seat_view(match, seat)
         events: list[Event] = []
         if isinstance(action, TurnUp):
             events.append(Event("trump", index, seat=seat, suit=after.trump, turned=after.turned_card))
@@ -315,7 +367,7 @@ class TableDriver:
         elif isinstance(action, SitOut):
             events.append(Event("exchange", index, seat=seat, sit_out=True))
         elif isinstance(action, Exchange):
-            if seat == self.human:
+            if seat in self.people:
                 kept = set(before.hand) - set(action.discard)
                 drawn_cards = tuple(c for c in after.hand if c not in kept)
                 events.append(

@@ -1,0 +1,95 @@
+"""``sobedesce serve``: the online table, its WebSocket protocol and its store."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import socket
+import sys
+from typing import Any
+
+DEFAULT_DATA = os.path.join(".", "sobedesce-data")
+
+
+def register(subparsers: Any) -> None:
+    parser = subparsers.add_parser(
+        "serve",
+        help="serve the online table: the page, the WebSocket protocol and the ranking",
+        description=(
+            "Serve Sobe e Desce online. The store is a SQLite file in --data unless --db names a database "
+            "(postgresql://user@host/db). Every decision is stored before it is acknowledged; Ctrl-C stops cleanly."
+        ),
+    )
+    parser.add_argument("--host", default="127.0.0.1", help="address to listen on (default: 127.0.0.1)")
+    parser.add_argument("--port", type=int, default=8000, help="port (default: 8000; 0 picks a free one)")
+    parser.add_argument("--db", metavar="URL", default=None, help="database URL (default: SQLite in --data)")
+    parser.add_argument(
+        "--data", metavar="DIR", default=None, help=f"folder of the embedded store (default: {DEFAULT_DATA})"
+    )
+    parser.add_argument(
+        "--pace", type=float, default=0.8, metavar="SECONDS", help="pause before each bot move (default: 0.8)"
+    )
+    parser.add_argument(
+        "--away-after",
+        type=float,
+        default=60.0,
+        metavar="SECONDS",
+        help="a person disconnected this long is played for by a bot until they return (default: 60)",
+    )
+    parser.add_argument(
+        "--allow-origin", action="append", default=[], metavar="ORIGIN", help="another origin allowed to connect"
+    )
+    parser.add_argument(
+        "--allow-seed", action="store_true", help="let table creators give the deal seed (tests and benchmarks only)"
+    )
+    parser.add_argument("--log-level", default="warning", choices=["debug", "info", "warning", "error"])
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    import uvicorn
+
+    from sobedesce.server.app import create_app
+    from sobedesce.server.protocol import MAX_MESSAGE_BYTES
+    from sobedesce.server.store import Store, StoreError
+    from sobedesce.server.tables import Settings
+
+    def fail(message: str) -> int:
+        print(f"sobedesce serve: {message}", file=sys.stderr)
+        return 2
+
+    if not 0 <= args.port <= 65535:
+        return fail(f"--port must be 0-65535, not {args.port}")
+    if args.pace < 0 or args.away_after <= 0:
+        return fail("--pace must be 0 or more and --away-after more than 0")
+    if args.db and args.data:
+        return fail("give --db or --data, not both")
+    try:
+        store = Store(args.db) if args.db else Store.for_data_dir(args.data or DEFAULT_DATA)
+        store.migrate()
+    except (StoreError, OSError) as error:
+        return fail(f"cannot open the store: {error}")
+    try:
+        sock = socket.socket(socket.AF_INET6 if ":" in args.host else socket.AF_INET)
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind((args.host, args.port))
+    except OSError as error:
+        return fail(f"cannot listen on {args.host}:{args.port}: {error.strerror}")
+    settings = Settings(pace=args.pace, away_after=args.away_after, allow_seed=args.allow_seed)
+    app = create_app(store, settings, allowed_origins=args.allow_origin)
+    config = uvicorn.Config(
+        app,
+        log_level=args.log_level,
+        ws_max_size=MAX_MESSAGE_BYTES,
+        ws_ping_interval=20,
+        ws_ping_timeout=20,
+        timeout_graceful_shutdown=5,
+    )
+    server = uvicorn.Server(config)
+    host, port = sock.getsockname()[:2]
+    shown = f"[{host}]" if ":" in host else host
+    print(f"Sobe e Desce is served at http://{shown}:{port}/ (store: {store.url})", flush=True)
+    print("Open that address in a browser; Ctrl-C stops the server.", flush=True)
+    server.run(sockets=[sock])
+    print("Stopped; every decision is stored.", flush=True)
+    return 0

@@ -1,0 +1,407 @@
+"""The ASGI app of ``sobedesce serve``: the HTTP API, the WebSocket endpoint and the page.
+
+The WebSocket at ``/ws`` carries the game (docs/protocol.md); the HTTP API under ``/api``
+(described at ``/openapi.json``, browsable at ``/docs``) serves registration, the lobby,
+finished matches' records, the leaderboard, histories and a health check.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import time
+from collections.abc import AsyncIterator, Sequence
+from importlib import resources
+from typing import Annotated, Any, Literal
+from urllib.parse import urlsplit
+
+from fastapi import Body, FastAPI, Header, HTTPException, Query, WebSocket, WebSocketDisconnect
+from fastapi.responses import FileResponse, JSONResponse, Response
+from fastapi.staticfiles import StaticFiles
+from pydantic import BaseModel, Field
+
+from sobedesce.core import read_record, summary
+
+from .protocol import (
+    MAX_MESSAGE_BYTES,
+    Act,
+    Create,
+    Hello,
+    Hint,
+    Join,
+    Leave,
+    ListTables,
+    Ping,
+    ProtocolError,
+    Quick,
+    Watch,
+    action_from_json,
+    action_json,
+    parse_message,
+)
+from .store import Store, StoreError
+from .tables import Client, ServerError, Settings, Tables
+
+__all__ = ["RATE", "BURST", "create_app"]
+
+log = logging.getLogger("sobedesce.server")
+
+RATE = 10.0
+"""Messages a second a connection may send, on average (decisions the table takes are free)."""
+BURST = 40
+"""Messages a connection may send at once before the rate applies."""
+
+
+class _Bucket:
+    """A token bucket: once a connection has sent more than ``burst`` messages faster than
+    ``rate``, its further messages are dropped until it slows down."""
+
+    def __init__(self, rate: float, burst: int) -> None:
+        self.rate, self.burst = rate, burst
+        self.tokens = float(burst)
+        self.stamp = time.monotonic()
+
+    def available(self) -> bool:
+        now = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
+        self.stamp = now
+        return self.tokens >= 1
+
+    def charge(self) -> None:
+        self.tokens -= 1
+
+
+class NewPlayer(BaseModel):
+    name: str = Field(max_length=200, examples=["Ana"])
+
+
+class NewTable(BaseModel):
+    rules: Literal["classic", "table"] = "classic"
+    seats: list[Literal["you", "open", "easy", "hard", "expert"]] = Field(
+        min_length=4, max_length=4, examples=[["you", "open", "hard", "easy"]]
+    )
+    private: bool = False
+    clock: float | None = Field(default=None, ge=0.05, le=600)
+
+
+class QuickTable(BaseModel):
+    rules: Literal["classic", "table"] = "classic"
+    level: Literal["easy", "hard", "expert"] = "hard"
+
+
+def create_app(
+    store: Store,
+    settings: Settings | None = None,
+    *,
+    allowed_origins: Sequence[str] = (),
+) -> FastAPI:
+    """The app over ``store``; WebSocket upgrades from another origin than the page's own
+    (or one of ``allowed_origins``) are refused."""
+    tables_holder: dict[str, Tables] = {}
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        store.migrate()
+        tables = Tables(store, settings)
+        tables_holder["tables"] = tables
+        restored = await tables.restore()
+        if restored:
+            log.info("restored %d tables", restored)
+        try:
+            yield
+        finally:
+            await tables.close()
+            store.close()
+
+    app = FastAPI(
+        title="Sobe e Desce",
+        summary="Play Sobe e Desce online: lobby, tables over WebSockets, records and the riscos ranking.",
+        version=_version(),
+        lifespan=lifespan,
+    )
+
+    def tables() -> Tables:
+        return tables_holder["tables"]
+
+    async def who(authorization: str | None) -> Any:
+        token = _bearer(authorization)
+        if token is None:
+            raise HTTPException(401, "send your player token: Authorization: Bearer TOKEN")
+        try:
+            return await tables().authenticate(token)
+        except ServerError as error:
+            raise HTTPException(401, error.message) from None
+
+    @app.exception_handler(ServerError)
+    async def server_error(request: Any, error: ServerError) -> JSONResponse:
+        status = {"no_table": 404, "unauthorized": 401, "name_taken": 409, "seat_taken": 409}.get(error.code, 400)
+        return JSONResponse({"detail": error.message, "code": error.code}, status_code=status)
+
+    Auth = Annotated[str | None, Header(description="Bearer TOKEN, the player's token")]
+
+    @app.post("/api/players", tags=["players"], status_code=201)
+    async def register(body: NewPlayer) -> dict[str, Any]:
+        """Register a display name; the answer holds the player's secret token (shown once)."""
+        player, token = await tables().register(body.name)
+        return {"player": {"id": player.id, "name": player.name}, "token": token}
+
+    @app.get("/api/me", tags=["players"])
+    async def me(authorization: Auth = None) -> dict[str, Any]:
+        player = await who(authorization)
+        return {"id": player.id, "name": player.name}
+
+    @app.get("/api/players/{name}/history", tags=["players"])
+    async def history(name: str, limit: Annotated[int, Query(ge=1, le=200)] = 50) -> list[dict[str, Any]]:
+        """A player's finished matches, newest first."""
+        player = await tables().read(store.player_by_name, name)
+        if player is None:
+            raise HTTPException(404, f"no player {name!r}")
+        entries = await tables().read(store.history, player.id, limit)
+        return [
+            {
+                "match": e.match_id,
+                "table": e.table_id,
+                "rules": e.rules,
+                "finished_at": e.finished_at.isoformat(),
+                "seat": e.seat,
+                "score": e.score,
+                "riscos": e.riscos,
+                "won": e.won,
+                "with_bots": e.with_bots,
+                "players": e.players,
+                "scores": e.scores,
+            }
+            for e in entries
+        ]
+
+    @app.get("/api/leaderboard", tags=["ranking"])
+    async def leaderboard(
+        among: Literal["people", "bots", "all"] = "people", limit: Annotated[int, Query(ge=1, le=500)] = 50
+    ) -> list[dict[str, Any]]:
+        """Riscos and rating: ``people`` counts matches among people only, ``bots`` those with bots."""
+        rows = await tables().read(store.leaderboard, among=among, limit=limit)
+        return [
+            {"player": r.player, "riscos": r.riscos, "played": r.played, "won": r.won, "rating": round(r.rating, 2)}
+            for r in rows
+        ]
+
+    @app.get("/api/tables", tags=["tables"])
+    async def list_tables() -> list[dict[str, Any]]:
+        """Public tables open or in play."""
+        return tables().list_tables()
+
+    @app.post("/api/tables", tags=["tables"], status_code=201)
+    async def create_table(body: NewTable, authorization: Auth = None) -> dict[str, Any]:
+        """A new table; sit at it over the WebSocket with ``join``."""
+        player = await who(authorization)
+        room = await tables().create(player, body.rules, body.seats, private=body.private, clock=body.clock)
+        info = room.public()
+        info["invite"] = room.invite_code
+        return info
+
+    @app.post("/api/quick", tags=["tables"], status_code=201)
+    async def quick(body: Annotated[QuickTable, Body()], authorization: Auth = None) -> dict[str, Any]:
+        """You and three bots: the match starts as soon as you join the table."""
+        player = await who(authorization)
+        room = await tables().create(player, body.rules, ["you", body.level, body.level, body.level])
+        return room.public()
+
+    @app.get("/api/tables/{table_id}", tags=["tables"])
+    async def table(table_id: str) -> dict[str, Any]:
+        return tables().room_for_http(table_id).public()
+
+    @app.get("/api/matches/{match_id}", tags=["matches"])
+    async def match_summary(match_id: int) -> dict[str, Any]:
+        """A finished match: players, rounds, final scores, winners and riscos."""
+        text = await tables().read(store.match_record, match_id)
+        if text is None:
+            raise HTTPException(404, f"no finished match {match_id}")
+        match = read_record(text)
+        return {"match": match_id, "players": list(match.players or ()), "summary": summary(match)}
+
+    @app.get("/api/matches/{match_id}/record", tags=["matches"])
+    async def match_record(match_id: int) -> Response:
+        """The record (docs/record.md) of a finished match; a match in play has none to give."""
+        text = await tables().read(store.match_record, match_id)
+        if text is None:
+            raise HTTPException(404, f"no finished match {match_id}")
+        return Response(
+            text,
+            media_type="application/json",
+            headers={"Content-Disposition": f'attachment; filename="sobedesce-match-{match_id}.json"'},
+        )
+
+    @app.get("/api/health", tags=["server"])
+    async def health() -> JSONResponse:
+        try:
+            await tables().read(store.ping)
+        except StoreError as error:
+            return JSONResponse({"status": "error", "store": str(error)}, status_code=503)
+        return JSONResponse({"status": "ok", "store": "ok", "tables_in_play": tables().in_play()})
+
+    @app.websocket("/ws")
+    async def socket(websocket: WebSocket) -> None:
+        if not _origin_ok(websocket, allowed_origins):
+            await websocket.close(code=1008, reason="foreign origin")
+            return
+        await websocket.accept()
+        await _serve(websocket, tables())
+
+    web = resources.files("sobedesce") / "web"
+    if web.is_dir():
+        index = web / "index.html"
+
+        @app.get("/", include_in_schema=False)
+        async def page() -> Response:
+            return FileResponse(str(index), media_type="text/html")
+
+        app.mount("/static", StaticFiles(directory=str(web)), name="static")
+
+    return app
+
+
+def _version() -> str:
+    from sobedesce import __version__  # noqa: PLC0415
+
+    return __version__
+
+
+def _bearer(header: str | None) -> str | None:
+    if not header:
+        return None
+    scheme, _, token = header.partition(" ")
+    return token.strip() if scheme.lower() == "bearer" and token.strip() else None
+
+
+def _origin_ok(websocket: WebSocket, allowed: Sequence[str]) -> bool:
+    """No ``Origin`` (a script) or the page's own origin; a browser elsewhere is refused."""
+    origin = websocket.headers.get("origin")
+    if origin is None:
+        return True
+    if origin in allowed:
+        return True
+    host = websocket.headers.get("host", "")
+    return urlsplit(origin).netloc.lower() == host.lower()
+
+
+async def _serve(websocket: WebSocket, tables: Tables) -> None:
+    client = Client(websocket.send_text)
+    client.start()
+    bucket = _Bucket(RATE, BURST)
+    warned = 0.0
+    try:
+        token = _bearer(websocket.headers.get("authorization"))
+        if token is not None:
+            try:
+                client.player = await tables.authenticate(token)
+                client.send({"type": "welcome", "player": {"id": client.player.id, "name": client.player.name}})
+            except ServerError as error:
+                client.send({"type": "error", "code": error.code, "message": error.message})
+        while not client.closed:
+            try:
+                message = await websocket.receive()
+            except WebSocketDisconnect:
+                break
+            if message["type"] == "websocket.disconnect":
+                break
+            text = message.get("text")
+            if text is None:
+                text = message.get("bytes") or b""
+            if len(text) > MAX_MESSAGE_BYTES:
+                await websocket.close(code=1009, reason=f"messages are limited to {MAX_MESSAGE_BYTES} bytes")
+                break
+            if not bucket.available():
+                now = time.monotonic()
+                if now - warned > 1:
+                    warned = now
+                    client.send(
+                        {
+                            "type": "error",
+                            "code": "rate_limited",
+                            "message": f"too many messages: at most {RATE:g} a second; messages were dropped",
+                        }
+                    )
+                continue
+            request_id: str | None = None
+            # A decision the table takes costs nothing: a script may play as fast as the
+            # game goes.  Everything else, refused decisions included, counts.
+            bucket.charge()
+            try:
+                parsed = parse_message(text)
+                request_id = getattr(parsed, "id", None)
+                await _handle(client, tables, parsed)
+                if isinstance(parsed, Act):
+                    bucket.tokens += 1
+            except ProtocolError as error:
+                client.send(_error(error.code, error.message, error.request_id or request_id))
+            except ServerError as error:
+                client.send(_error(error.code, error.message, request_id))
+            except Exception:
+                log.exception("a message failed")
+                client.send(_error("internal", "the server could not take that message; nothing changed", request_id))
+    finally:
+        tables.detach(client)
+        await client.stop()
+
+
+def _error(code: str, message: str, request_id: str | None) -> dict[str, Any]:
+    error: dict[str, Any] = {"type": "error", "code": code, "message": message}
+    if request_id is not None:
+        error["id"] = request_id
+    return error
+
+
+async def _handle(client: Client, tables: Tables, message: Any) -> None:
+    if isinstance(message, Ping):
+        client.send({"type": "pong"})
+        return
+    if isinstance(message, Hello):
+        if message.token:
+            client.player = await tables.authenticate(message.token)
+            client.send({"type": "welcome", "player": {"id": client.player.id, "name": client.player.name}})
+        elif message.name is not None:
+            player, token = await tables.register(message.name)
+            client.player = player
+            client.send({"type": "welcome", "player": {"id": player.id, "name": player.name}, "token": token})
+        else:
+            raise ServerError("bad_message", "hello needs your token, or a name to register")
+        return
+    if isinstance(message, ListTables):
+        client.send({"type": "tables", "tables": tables.list_tables()})
+        return
+    if client.player is None:
+        raise ServerError("unauthorized", "say hello first, with your token or a name")
+    if isinstance(message, Create):
+        room = await tables.create(
+            client.player, message.rules, message.seats, private=message.private, clock=message.clock, seed=message.seed
+        )
+        created = room.public()
+        created["invite"] = room.invite_code
+        client.send({"type": "created", "table": created})
+        if "you" in message.seats:
+            await tables.join(client, room.id)
+    elif isinstance(message, Quick):
+        room = await tables.create(client.player, message.rules, ["you", message.level, message.level, message.level])
+        await tables.join(client, room.id)
+    elif isinstance(message, Join):
+        await tables.join(client, message.table, seat=message.seat, code=message.code, since=message.since)
+    elif isinstance(message, Watch):
+        await tables.watch(client, message.table, since=message.since)
+    elif isinstance(message, Leave):
+        await tables.leave(client)
+        client.send({"type": "left"})
+    elif isinstance(message, Act):
+        await tables.act(client, message.id, message.v, action_from_json(message.action))
+    elif isinstance(message, Hint):
+        version, options = await tables.hint(client)
+        client.send(
+            {
+                "type": "hint",
+                "id": message.id,
+                "v": version,
+                "options": [
+                    {"action": action_json(o.action), "expected_delta": round(o.expected_delta, 2), "note": o.note}
+                    for o in options
+                ],
+            }
+        )

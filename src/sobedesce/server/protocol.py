@@ -1,0 +1,339 @@
+"""The WebSocket protocol's edge: client messages validated on arrival, and everything the
+server sends, built from a seat's view only.
+
+Every client message is a JSON object with a ``type``; :func:`parse_message` turns its text
+into one of the models below or raises :class:`ProtocolError` with a message naming the
+problem.  Outgoing game data is made in exactly two places: :func:`state_json` (what one seat,
+or a spectator, may know now) and :func:`event_json` (one public event, with the cards of an
+exchange only for the seat that made it).  No other code turns game state into messages, so
+there is one choke point for hidden information (docs/protocol.md).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, TypeAdapter, ValidationError
+
+from sobedesce.core import (
+    Action,
+    Card,
+    CardParseError,
+    Exchange,
+    NameTrump,
+    Phase,
+    Play,
+    SeatView,
+    SitOut,
+    Suit,
+    TurnUp,
+    sorted_cards,
+)
+from sobedesce.table import Event
+
+__all__ = [
+    "LEVELS",
+    "MAX_MESSAGE_BYTES",
+    "ClientMessage",
+    "ProtocolError",
+    "action_from_json",
+    "action_json",
+    "event_json",
+    "parse_message",
+    "state_json",
+    "stored_action",
+]
+
+MAX_MESSAGE_BYTES = 64 * 1024
+LEVELS = ("easy", "hard", "expert")
+
+_Id = Annotated[str, StringConstraints(min_length=1, max_length=64)]
+_TableId = Annotated[str, StringConstraints(min_length=1, max_length=16)]
+_Name = Annotated[str, StringConstraints(max_length=200)]
+
+
+class ProtocolError(ValueError):
+    """A message the server cannot take; ``code`` is machine-readable, the text is for people."""
+
+    def __init__(self, code: str, message: str, *, request_id: str | None = None) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.request_id = request_id
+
+
+class _Message(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class TrumpChoice(_Message):
+    kind: Literal["trump"]
+    suit: Literal["S", "H", "D", "C", "s", "h", "d", "c"]
+
+
+class TurnChoice(_Message):
+    kind: Literal["turn"]
+
+
+class SitOutChoice(_Message):
+    kind: Literal["sit_out"]
+
+
+class ExchangeChoice(_Message):
+    kind: Literal["exchange"]
+    discard: list[Annotated[str, StringConstraints(max_length=3)]] = Field(max_length=5)
+
+
+class PlayChoice(_Message):
+    kind: Literal["play"]
+    card: Annotated[str, StringConstraints(max_length=3)]
+
+
+ActionModel = Annotated[
+    TrumpChoice | TurnChoice | SitOutChoice | ExchangeChoice | PlayChoice, Field(discriminator="kind")
+]
+
+
+class Hello(_Message):
+    type: Literal["hello"]
+    token: Annotated[str, StringConstraints(max_length=200)] | None = None
+    name: _Name | None = None
+
+
+class Create(_Message):
+    type: Literal["create"]
+    rules: Literal["classic", "table"] = "classic"
+    seats: list[Literal["you", "open", "easy", "hard", "expert"]] = Field(min_length=4, max_length=4)
+    private: bool = False
+    clock: float | None = Field(default=None, ge=0.05, le=600)
+    """Seconds a person has for each decision at a table with other people (``None``: no clock)."""
+    seed: Annotated[str, StringConstraints(max_length=64)] | None = None
+    """The table's seed, taken only by a server started with ``--allow-seed`` (tests, benchmarks)."""
+
+
+class Quick(_Message):
+    type: Literal["quick"]
+    rules: Literal["classic", "table"] = "classic"
+    level: Literal["easy", "hard", "expert"] = "hard"
+
+
+class ListTables(_Message):
+    type: Literal["list"]
+
+
+class Join(_Message):
+    type: Literal["join"]
+    table: _TableId | None = None
+    seat: int | None = Field(default=None, ge=0, le=3)
+    code: Annotated[str, StringConstraints(max_length=64)] | None = None
+    since: int | None = Field(default=None, ge=0)
+
+
+class Watch(_Message):
+    type: Literal["watch"]
+    table: _TableId
+    since: int | None = Field(default=None, ge=0)
+
+
+class Leave(_Message):
+    type: Literal["leave"]
+
+
+class Act(_Message):
+    type: Literal["act"]
+    id: _Id
+    v: int = Field(ge=0)
+    action: ActionModel
+
+
+class Hint(_Message):
+    type: Literal["hint"]
+    id: _Id
+
+
+class Ping(_Message):
+    type: Literal["ping"]
+
+
+ClientMessage = Annotated[
+    Hello | Create | Quick | ListTables | Join | Watch | Leave | Act | Hint | Ping, Field(discriminator="type")
+]
+_CLIENT_MESSAGE: TypeAdapter[Any] = TypeAdapter(ClientMessage)
+MESSAGE_TYPES = ("hello", "create", "quick", "list", "join", "watch", "leave", "act", "hint", "ping")
+
+
+def parse_message(text: str | bytes) -> Any:
+    """A client message from its text; raises :class:`ProtocolError` naming what is wrong."""
+    if len(text) > MAX_MESSAGE_BYTES:
+        raise ProtocolError("too_large", f"a message may hold at most {MAX_MESSAGE_BYTES} bytes")
+    try:
+        raw = json.loads(text)
+    except (ValueError, UnicodeDecodeError) as error:
+        raise ProtocolError("bad_json", f"not JSON: {error}") from None
+    if not isinstance(raw, dict):
+        raise ProtocolError("bad_message", "a message is a JSON object with a 'type'")
+    request_id = raw.get("id") if isinstance(raw.get("id"), str) else None
+    kind = raw.get("type")
+    if kind not in MESSAGE_TYPES:
+        if kind is None:
+            raise ProtocolError("bad_message", "the message has no 'type'", request_id=request_id)
+        raise ProtocolError(
+            "unknown_type",
+            f"unknown message type {kind!r} (known: {', '.join(MESSAGE_TYPES)})",
+            request_id=request_id,
+        )
+    try:
+        return _CLIENT_MESSAGE.validate_python(raw)
+    except ValidationError as error:
+        raise ProtocolError("bad_message", _describe(error, str(kind)), request_id=request_id) from None
+
+
+def _describe(error: ValidationError, kind: str) -> str:
+    problems = []
+    for item in error.errors()[:3]:
+        where = ".".join(str(part) for part in item["loc"][1:]) or "message"
+        problems.append(f"{where}: {item['msg']}")
+    return f"bad '{kind}' message: " + "; ".join(problems)
+
+
+def action_from_json(choice: Any) -> Action:
+    """The engine's action for a validated choice; raises :class:`ProtocolError` for a bad card."""
+    try:
+        if isinstance(choice, TrumpChoice):
+            return NameTrump(Suit.parse(choice.suit))
+        if isinstance(choice, TurnChoice):
+            return TurnUp()
+        if isinstance(choice, SitOutChoice):
+            return SitOut()
+        if isinstance(choice, ExchangeChoice):
+            return Exchange(tuple(Card.parse(text) for text in choice.discard))
+        if isinstance(choice, PlayChoice):
+            return Play(Card.parse(choice.card))
+    except (CardParseError, ValueError) as error:
+        raise ProtocolError("bad_card", str(error)) from None
+    raise ProtocolError("bad_message", f"unknown action {choice!r}")
+
+
+def stored_action(data: dict[str, Any]) -> Action:
+    """The action of a stored decision (written by :func:`action_json`)."""
+    act = _CLIENT_MESSAGE.validate_python({"type": "act", "id": "stored", "v": 0, "action": data})
+    return action_from_json(act.action)
+
+
+def action_json(action: Action) -> dict[str, Any]:
+    """An action as the protocol writes it."""
+    if isinstance(action, NameTrump):
+        return {"kind": "trump", "suit": action.suit.letter}
+    if isinstance(action, TurnUp):
+        return {"kind": "turn"}
+    if isinstance(action, SitOut):
+        return {"kind": "sit_out"}
+    if isinstance(action, Exchange):
+        return {"kind": "exchange", "discard": _cards(action.discard)}
+    if isinstance(action, Play):
+        return {"kind": "play", "card": str(action.card)}
+    raise TypeError(f"not an action: {action!r}")
+
+
+def _cards(cards: Sequence[Card]) -> list[str]:
+    return [str(card) for card in cards]
+
+
+def _legal_json(view: SeatView) -> Any:
+    legal = view.legal_actions
+    if not legal:
+        return None
+    if view.phase == Phase.EXCHANGE:
+        sizes = [len(a.discard) for a in legal if isinstance(a, Exchange)]
+        return {
+            "may_sit_out": any(isinstance(a, SitOut) for a in legal),
+            "min_discard": min(sizes),
+            "max_discard": max(sizes),
+        }
+    if view.phase == Phase.PLAY:
+        return _cards(sorted_cards(a.card for a in legal if isinstance(a, Play)))
+    return [str(action) for action in legal]
+
+
+def state_json(view: SeatView, *, spectator: bool = False) -> dict[str, Any]:
+    """What the view's seat may know now, or with ``spectator`` only what everyone may.
+
+    A spectator's state is made from a seat's view by leaving out that seat's hand, its own
+    discards and its legal actions: what remains is public.
+    """
+    state: dict[str, Any] = {
+        "phase": view.phase.name.lower(),
+        "round": view.round_index + 1,
+        "to_act": view.to_act,
+        "dealer": view.dealer,
+        "chooser": view.chooser,
+        "trump": view.trump.letter if view.trump is not None else None,
+        "turned": str(view.turned_card) if view.turned_card is not None else None,
+        "active": list(view.active),
+        "exchanged": list(view.discard_counts),
+        "hand_sizes": list(view.hand_sizes),
+        "stock": view.stock_count,
+        "tricks": [
+            {
+                "leader": trick.leader,
+                "cards": _cards(trick.cards),
+                "seats": list(trick.seats),
+                "winner": trick.winner,
+            }
+            for trick in view.tricks
+        ],
+        "tricks_won": list(view.tricks_won),
+        "scores": list(view.scores),
+        "sat_out_streaks": list(view.sat_out_streaks),
+    }
+    if spectator:
+        state["seat"] = None
+        return state
+    state["seat"] = view.seat
+    state["hand"] = _cards(sorted_cards(view.hand))
+    state["my_discards"] = _cards(view.my_discards)
+    state["legal"] = _legal_json(view) if view.is_my_turn else None
+    return state
+
+
+def event_json(event: Event, receiver: int | None) -> dict[str, Any]:
+    """One event as ``receiver`` (a seat, or ``None`` for a spectator) may see it.
+
+    Every receiver gets every event; only an exchange's cards are left out for everyone but
+    the seat that made it, so the other seats see "seat 2 exchanged 3 cards".
+    """
+    data: dict[str, Any] = {"kind": event.kind, "round": event.round_index + 1}
+    kind = event.kind
+    if kind == "deal":
+        data.update(dealer=event.seat, chooser=event.chooser)
+    elif kind == "trump":
+        data.update(seat=event.seat, suit=event.suit.letter if event.suit is not None else None)
+        data["turned"] = str(event.turned) if event.turned is not None else None
+    elif kind == "exchange":
+        data.update(seat=event.seat, sit_out=event.sit_out, count=event.count)
+        if receiver is not None and receiver == event.seat and not event.sit_out:
+            data.update(discard=_cards(event.discard), drawn=_cards(event.drawn))
+    elif kind == "play":
+        data.update(seat=event.seat, card=str(event.card))
+    elif kind == "trick":
+        assert event.trick is not None
+        data.update(
+            number=event.trick_number,
+            winner=event.seat,
+            cards=_cards(event.trick.cards),
+            seats=list(event.trick.seats),
+        )
+    elif kind == "round":
+        data.update(
+            trump=event.suit.letter if event.suit is not None else None,
+            multiplier=event.multiplier,
+            active=list(event.active),
+            tricks_won=list(event.tricks_won),
+            deltas=list(event.deltas),
+            scores=list(event.scores),
+        )
+    elif kind == "match":
+        data.update(scores=list(event.scores), winners=list(event.winners), riscos=list(event.riscos))
+    return data

@@ -1,0 +1,746 @@
+"""The tables of the online server: the lobby, one writer per table, bots, presence, and the
+store behind them.
+
+Every decision at a table, a person's or a bot's, goes through :meth:`Tables.act` or the
+table's bot loop, both under the table's lock: decisions are applied one at a time, in order,
+and each is stored before anyone hears of it.  A table's events are numbered (``v``); each
+connection is sent every event, made for it by :mod:`sobedesce.server.protocol`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import json
+import secrets
+import unicodedata
+from collections import deque
+from collections.abc import Awaitable, Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any, Literal, TypeVar
+
+from sobedesce.bots import make_bot
+from sobedesce.core import Action, Card, IllegalActionError, Match, dumps_record, find_rules, seat_view
+from sobedesce.table import Event, TableDriver, bot_label
+
+from .protocol import LEVELS, action_json, event_json, state_json, stored_action
+from .store import NameTaken, Player, SeatResult, Store, TableRow
+
+__all__ = ["Client", "Room", "Seat", "ServerError", "Settings", "Tables", "check_name", "hash_token"]
+
+T = TypeVar("T")
+
+NAME_MAX = 24
+
+
+class ServerError(Exception):
+    """A request the server refuses; ``code`` for programs, the text for people."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+@dataclass(frozen=True)
+class Settings:
+    """How tables behave; every duration in seconds."""
+
+    pace: float = 0.8
+    """Pause before each bot decision and deal, so people can follow (0 in tests)."""
+    away_after: float = 60.0
+    """A person disconnected this long is played for by their seat's bot until they return."""
+    stand_in: str = "hard"
+    """The level of the bot that plays for a person who is away."""
+    keep_events: int = 2000
+    """Events a table keeps for clients that reconnect; older gaps get a full snapshot."""
+    allow_seed: bool = False
+    """Accept a table seed from the creator (reproducible tests and benchmarks only)."""
+
+
+def hash_token(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+class Client:
+    """One connection: what the tables know of it is how to send it a message."""
+
+    def __init__(self, send: Callable[[str], Awaitable[None]]) -> None:
+        self._send = send
+        self.player: Player | None = None
+        self.room: Room | None = None
+        self.seat: int | None = None
+        self._queue: asyncio.Queue[str | None] = asyncio.Queue(maxsize=10_000)
+        self._task: asyncio.Task[None] | None = None
+        self.closed = False
+        self.seen: int | None = None
+        """The last event number this connection was sent."""
+
+    def start(self) -> None:
+        self._task = asyncio.get_running_loop().create_task(self._pump())
+
+    def send(self, message: dict[str, Any]) -> None:
+        """Queue ``message``; a connection that cannot keep up is dropped, never waited for."""
+        if self.closed:
+            return
+        try:
+            self._queue.put_nowait(json.dumps(message, separators=(",", ":")))
+        except asyncio.QueueFull:
+            self.closed = True
+
+    async def _pump(self) -> None:
+        while True:
+            text = await self._queue.get()
+            if text is None:
+                return
+            try:
+                await self._send(text)
+            except Exception:
+                self.closed = True
+                return
+
+    async def stop(self) -> None:
+        """Send what is queued, then stop."""
+        if self._task is None:
+            return
+        with contextlib.suppress(asyncio.QueueFull):
+            self._queue.put_nowait(None)
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(self._task, 5)
+
+
+@dataclass
+class Seat:
+    kind: Literal["open", "person", "bot"]
+    player_id: int | None = None
+    name: str | None = None
+    level: str | None = None
+
+    def to_row(self) -> dict[str, Any]:
+        return {"kind": self.kind, "player_id": self.player_id, "name": self.name, "level": self.level}
+
+    @classmethod
+    def from_row(cls, row: dict[str, Any]) -> Seat:
+        return cls(row["kind"], row.get("player_id"), row.get("name"), row.get("level"))
+
+
+@dataclass
+class Room:
+    """A table in the server's memory."""
+
+    id: str
+    rules: str
+    private: bool
+    invite_code: str | None
+    seats: list[Seat]
+    clock: float | None
+    secret: str
+    status: str
+    created_by: int | None
+    driver: TableDriver | None = None
+    version: int = 0
+    decisions: int = 0
+    match_id: int | None = None
+    log: deque[tuple[int, Event]] = field(default_factory=deque)
+    clients: set[Client] = field(default_factory=set)
+    away: set[int] = field(default_factory=set)
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    timers: dict[int, asyncio.TimerHandle] = field(default_factory=dict)
+    clock_timer: asyncio.TimerHandle | None = None
+    driving: asyncio.Task[None] | None = None
+
+    @property
+    def people(self) -> list[int]:
+        return [s for s, seat in enumerate(self.seats) if seat.kind == "person"]
+
+    def seat_of(self, player_id: int) -> int | None:
+        for number, seat in enumerate(self.seats):
+            if seat.kind == "person" and seat.player_id == player_id:
+                return number
+        return None
+
+    def connected(self, seat: int) -> bool:
+        return any(c.seat == seat and not c.closed for c in self.clients)
+
+    def public(self, viewer: Client | None = None) -> dict[str, Any]:
+        """What anyone may know of the table (and, for a seated person, its invitation code)."""
+        seats = []
+        for number, seat in enumerate(self.seats):
+            seats.append(
+                {
+                    "seat": number,
+                    "kind": seat.kind,
+                    "name": seat.name,
+                    "level": seat.level if seat.kind == "bot" else None,
+                    "connected": seat.kind == "bot" or (seat.kind == "person" and self.connected(number)),
+                    "away": number in self.away,
+                }
+            )
+        info: dict[str, Any] = {
+            "id": self.id,
+            "rules": self.rules,
+            "direction": find_rules(self.rules).direction,
+            "private": self.private,
+            "status": self.status,
+            "seats": seats,
+            "clock": self.clock,
+            "v": self.version,
+            "match_id": self.match_id,
+            "spectators": sum(1 for c in self.clients if c.seat is None),
+        }
+        if viewer is not None and viewer.seat is not None and self.private:
+            info["invite"] = self.invite_code
+        return info
+
+
+class Tables:
+    """The lobby and every table: the one place that changes a table."""
+
+    def __init__(self, store: Store, settings: Settings | None = None) -> None:
+        self.store = store
+        self.settings = settings or Settings()
+        self.rooms: dict[str, Room] = {}
+        # One thread writes, so a table's decisions reach the store in the order applied.
+        self._writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sobedesce-store")
+        self._lobby = asyncio.Lock()
+        self._bots: dict[str, Any] = {}
+
+    # -- the store ----------------------------------------------------------------------
+
+    async def write(self, function: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._writer, lambda: function(*args, **kwargs))
+
+    async def read(self, function: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+        return await asyncio.to_thread(function, *args, **kwargs)
+
+    async def restore(self) -> int:
+        """Load every open table and match in play from the store; returns how many."""
+        rows = await self.read(self.store.tables, ("open", "playing"))
+        for row in rows:
+            room = self._room_of(row)
+            if row.status == "playing":
+                decisions = await self.read(self.store.decisions, row.id)
+                self._replay(room, decisions)
+                for seat in room.people:
+                    self._schedule_away(room, seat)
+            self.rooms[room.id] = room
+            if room.status == "playing":
+                self._drive(room)
+        return len(rows)
+
+    async def close(self) -> None:
+        for room in self.rooms.values():
+            for handle in [*room.timers.values(), room.clock_timer]:
+                if handle is not None:
+                    handle.cancel()
+            if room.driving is not None:
+                room.driving.cancel()
+        tasks = [r.driving for r in self.rooms.values() if r.driving is not None]
+        for task in tasks:
+            with contextlib.suppress(BaseException):
+                await task
+        self._writer.shutdown(wait=True)
+
+    def _room_of(self, row: TableRow) -> Room:
+        return Room(
+            id=row.id,
+            rules=row.rules,
+            private=row.private,
+            invite_code=row.invite_code,
+            seats=[Seat.from_row(s) for s in row.seats],
+            clock=row.settings.get("clock"),
+            secret=row.secret,
+            status=row.status,
+            created_by=row.created_by,
+            match_id=row.match_id,
+        )
+
+    def _replay(self, room: Room, decisions: Sequence[tuple[int, dict[str, Any]]]) -> None:
+        driver = self._new_driver(room)
+        for seq, data in decisions:
+            if "deal" in data:
+                deck = [Card.parse(text) for text in data["deal"]["deck"]]
+                events = driver.deal(deck, data["deal"]["dealer"])
+            else:
+                events = driver.play(data["seat"], stored_action(data["action"]))
+            room.decisions = seq
+            self._log(room, events)
+
+    def _new_driver(self, room: Room) -> TableDriver:
+        names = [seat.name or f"Seat {n}" for n, seat in enumerate(room.seats)]
+        bots = {n: self._bot(seat.level or "hard") for n, seat in enumerate(room.seats) if seat.kind == "bot"}
+        match = Match(room.rules, players=names)
+        room.driver = TableDriver(match, room.people, bots, seed=room.secret)
+        return room.driver
+
+    def _bot(self, level: str) -> Any:
+        # Bots keep no state between decisions, so one of each level serves every table.
+        if level not in self._bots:
+            self._bots[level] = make_bot(level)
+        return self._bots[level]
+
+    # -- players ----------------------------------------------------------------------
+
+    async def register(self, name: str) -> tuple[Player, str]:
+        """A new player called ``name``, with the secret token that identifies them."""
+        clean = check_name(name)
+        token = secrets.token_urlsafe(32)
+        try:
+            player = await self.write(self.store.create_player, clean, hash_token(token))
+        except NameTaken:
+            raise ServerError("name_taken", f"the name {clean!r} is taken: choose another") from None
+        return player, token
+
+    async def authenticate(self, token: str) -> Player:
+        player = await self.read(self.store.player_by_token_hash, hash_token(token)) if token else None
+        if player is None:
+            raise ServerError("unauthorized", "unknown player token: register with a name first")
+        return player
+
+    # -- the lobby --------------------------------------------------------------------
+
+    def list_tables(self) -> list[dict[str, Any]]:
+        """Tables anyone may join or watch: public ones not finished."""
+        return [r.public() for r in self.rooms.values() if not r.private and r.status in ("open", "playing")]
+
+    async def create(
+        self,
+        player: Player,
+        rules: str,
+        seats: Sequence[str],
+        *,
+        private: bool = False,
+        clock: float | None = None,
+        seed: str | None = None,
+    ) -> Room:
+        """A new table; ``seats`` holds ``you`` (once), ``open``, or a bot level per seat."""
+        if len(seats) != 4:
+            raise ServerError("bad_table", "a table has four seats")
+        if list(seats).count("you") > 1:
+            raise ServerError("bad_table", "you can take one seat only")
+        for spec in seats:
+            if spec not in ("you", "open", *LEVELS):
+                raise ServerError("bad_table", f"a seat is 'you', 'open' or a bot level {LEVELS}, not {spec!r}")
+        if seed is not None and not self.settings.allow_seed:
+            raise ServerError("bad_table", "this server does not take table seeds")
+        table_seats: list[Seat] = []
+        bots = 0
+        for spec in seats:
+            if spec == "you":
+                table_seats.append(Seat("person", player.id, player.name))
+            elif spec == "open":
+                table_seats.append(Seat("open"))
+            else:
+                bots += 1
+                table_seats.append(Seat("bot", None, bot_label(bots, spec), spec))
+        people_tables = sum(s.kind != "bot" for s in table_seats) > 1
+        room = Room(
+            id=secrets.token_hex(4),
+            rules=find_rules(rules).name,
+            private=private,
+            invite_code=secrets.token_urlsafe(9) if private else None,
+            seats=table_seats,
+            clock=clock if people_tables else None,
+            secret=seed if seed is not None else secrets.token_hex(16),
+            status="open",
+            created_by=player.id,
+        )
+        await self.write(
+            self.store.create_table,
+            TableRow(
+                id=room.id,
+                rules=room.rules,
+                private=room.private,
+                invite_code=room.invite_code,
+                seats=[s.to_row() for s in room.seats],
+                settings={"clock": room.clock},
+                secret=room.secret,
+                status="open",
+                version=0,
+                created_by=player.id,
+                created_at=_now(),
+                match_id=None,
+            ),
+        )
+        self.rooms[room.id] = room
+        return room
+
+    async def join(
+        self,
+        client: Client,
+        table_id: str | None,
+        *,
+        seat: int | None = None,
+        code: str | None = None,
+        since: int | None = None,
+    ) -> Room:
+        """Sit ``client``'s player at a table, or put them back in the seat they hold there."""
+        player = _player(client)
+        async with self._lobby:
+            room = self._find(table_id, code)
+            mine = room.seat_of(player.id)
+            if mine is None:
+                if room.private and code != room.invite_code:
+                    raise ServerError("no_table", f"no table {table_id!r}")
+                if room.status != "open":
+                    raise ServerError("table_full", "the match at this table has begun: watch it instead")
+                free = [n for n, s in enumerate(room.seats) if s.kind == "open"]
+                if seat is None:
+                    if not free:
+                        raise ServerError("table_full", "no seat is open at this table")
+                    seat = free[0]
+                elif seat not in free:
+                    raise ServerError("seat_taken", f"seat {seat} is not open")
+                room.seats[seat] = Seat("person", player.id, player.name)
+                await self.write(self.store.update_table, room.id, seats=[s.to_row() for s in room.seats])
+                mine = seat
+            elif seat is not None and seat != mine:
+                raise ServerError("seat_taken", f"you already sit at seat {mine} of this table")
+            self._attach(client, room, mine, since)
+            if room.status == "open" and all(s.kind != "open" for s in room.seats):
+                await self._start(room)
+            else:
+                self._broadcast_table(room)
+        return room
+
+    def _find(self, table_id: str | None, code: str | None) -> Room:
+        if table_id is None:
+            found = next((r for r in self.rooms.values() if code is not None and r.invite_code == code), None)
+            if found is None:
+                raise ServerError("no_table", "no table has that invitation code")
+            return found
+        room = self.rooms.get(table_id)
+        if room is None or room.status not in ("open", "playing"):
+            raise ServerError("no_table", f"no table {table_id!r} is open or in play")
+        return room
+
+    async def watch(self, client: Client, table_id: str, since: int | None = None) -> Room:
+        room = self.rooms.get(table_id)
+        if room is None or room.private:
+            raise ServerError("no_table", f"no table {table_id!r} to watch")
+        self._attach(client, room, None, since)
+        self._broadcast_table(room)
+        return room
+
+    async def leave(self, client: Client) -> None:
+        """Leave the table: before the match, the seat opens again; during it, the seat's
+        bot plays for the person until they come back."""
+        room, seat = client.room, client.seat
+        if room is None:
+            raise ServerError("not_seated", "you are not at a table")
+        self.detach(client)
+        if seat is None:
+            return
+        async with self._lobby:
+            if room.status == "open":
+                room.seats[seat] = Seat("open")
+                await self.write(self.store.update_table, room.id, seats=[s.to_row() for s in room.seats])
+                if not room.people:
+                    room.status = "abandoned"
+                    await self.write(self.store.update_table, room.id, status="abandoned")
+                    self.rooms.pop(room.id, None)
+            elif room.status == "playing":
+                self._set_away(room, seat)
+        self._broadcast_table(room)
+
+    def _attach(self, client: Client, room: Room, seat: int | None, since: int | None) -> None:
+        if client.room is not None and client.room is not room:
+            self.detach(client)
+        client.room, client.seat = room, seat
+        room.clients.add(client)
+        if seat is not None:
+            timer = room.timers.pop(seat, None)
+            if timer is not None:
+                timer.cancel()
+            if seat in room.away:
+                room.away.discard(seat)
+        client.send({"type": "joined", "table": room.id, "seat": seat})
+        self._sync(client, room, since)
+        if seat is not None and room.status == "playing":
+            self._arm_clock(room)
+
+    def detach(self, client: Client) -> None:
+        """Forget a connection (closed, or gone to another table)."""
+        room, seat = client.room, client.seat
+        client.room = client.seat = None
+        if room is None:
+            return
+        room.clients.discard(client)
+        if seat is not None and room.status == "playing" and not room.connected(seat):
+            self._schedule_away(room, seat)
+        self._broadcast_table(room)
+
+    # -- presence ---------------------------------------------------------------------
+
+    def _schedule_away(self, room: Room, seat: int) -> None:
+        if seat in room.timers or seat in room.away:
+            return
+        loop = asyncio.get_running_loop()
+        room.timers[seat] = loop.call_later(self.settings.away_after, self._away_expired, room, seat)
+
+    def _away_expired(self, room: Room, seat: int) -> None:
+        room.timers.pop(seat, None)
+        if not room.connected(seat) and room.status == "playing":
+            self._set_away(room, seat)
+            self._broadcast_table(room)
+
+    def _set_away(self, room: Room, seat: int) -> None:
+        room.away.add(seat)
+        self._drive(room)
+
+    def _arm_clock(self, room: Room) -> None:
+        """At a table with a clock, the person to act has ``clock`` seconds before their bot."""
+        if room.clock_timer is not None:
+            room.clock_timer.cancel()
+            room.clock_timer = None
+        if room.clock is None or room.driver is None or room.status != "playing":
+            return
+        seat = room.driver.to_act
+        if seat is None or seat not in room.people or seat in room.away:
+            return
+        version = room.version
+        loop = asyncio.get_running_loop()
+        room.clock_timer = loop.call_later(room.clock, self._clock_expired, room, seat, version)
+
+    def _clock_expired(self, room: Room, seat: int, version: int) -> None:
+        room.clock_timer = None
+        if room.version == version and room.driver is not None and room.driver.to_act == seat:
+            self._set_away(room, seat)
+            self._broadcast_table(room)
+
+    # -- playing ----------------------------------------------------------------------
+
+    async def _start(self, room: Room) -> None:
+        room.status = "playing"
+        self._new_driver(room)
+        await self.write(
+            self.store.update_table, room.id, status="playing", seats=[s.to_row() for s in room.seats]
+        )
+        self._broadcast_table(room)
+        self._drive(room)
+
+    async def act(self, client: Client, request_id: str, version: int, action: Action) -> int:
+        """A person's decision; returns the version once it is stored."""
+        room, seat = client.room, client.seat
+        if room is None or seat is None:
+            raise ServerError("not_seated", "sit at a table first")
+        async with room.lock:
+            driver = room.driver
+            if room.status != "playing" or driver is None:
+                raise ServerError("not_started", "the match has not started" if room.status == "open" else "the match is over")
+            if version != room.version:
+                self._sync(client, room, min(version, room.version))
+                raise ServerError("stale", f"that decision was for version {version}; the table is at {room.version}")
+            if driver.to_act != seat:
+                raise ServerError("not_your_turn", "it is not your turn")
+            if seat in room.away:
+                room.away.discard(seat)
+                self._broadcast_table(room)
+            try:
+                await self._apply(room, seat, action, "person")
+            except IllegalActionError as error:
+                raise ServerError("illegal", error.reason) from None
+            client.send({"type": "ack", "id": request_id, "v": room.version})
+            self._flush(room)
+        self._drive(room)
+        return room.version
+
+    async def hint(self, client: Client) -> tuple[int, list[Any]]:
+        room, seat = client.room, client.seat
+        if room is None or seat is None or room.driver is None:
+            raise ServerError("not_seated", "sit at a table in play first")
+        async with room.lock:
+            driver = room.driver
+            if driver.to_act != seat:
+                raise ServerError("not_your_turn", "a hint is for your own turn")
+            options = await asyncio.to_thread(driver.hint, seat)
+            return room.version, options
+
+    def _drive(self, room: Room) -> None:
+        """Make sure the table's bot loop runs when a deal or a bot's decision is due."""
+        if room.driving is None or room.driving.done():
+            room.driving = asyncio.get_running_loop().create_task(self._run_bots(room))
+
+    def _automatic(self, room: Room) -> int | Literal["deal"] | None:
+        driver = room.driver
+        if driver is None or room.status != "playing":
+            return None
+        status = driver.status
+        if status == "deal":
+            return "deal"
+        seat = driver.to_act
+        if seat is None:
+            return None
+        if seat in driver.bots or seat in room.away:
+            return seat
+        return None
+
+    async def _run_bots(self, room: Room) -> None:
+        while True:
+            due = self._automatic(room)
+            if due is None:
+                self._arm_clock(room)
+                return
+            if self.settings.pace > 0:
+                await asyncio.sleep(self.settings.pace)
+            async with room.lock:
+                if self._automatic(room) != due:
+                    continue
+                driver = room.driver
+                assert driver is not None
+                if due == "deal":
+                    await self._deal(room)
+                else:
+                    stand_in = None if due in driver.bots else self._bot(self.settings.stand_in)
+                    bot = driver.bots.get(due, stand_in)
+                    if getattr(bot, "name", "") in ("random", "basic"):
+                        action = driver.bot_action(stand_in)
+                    else:
+                        action = await asyncio.to_thread(driver.bot_action, stand_in)
+                    await self._apply(room, due, action, "bot" if due in driver.bots else "stand_in")
+                self._flush(room)
+
+    async def _deal(self, room: Room) -> None:
+        driver = room.driver
+        assert driver is not None
+        before = driver.match.copy()
+        events = driver.deal()
+        current = driver.match.rounds[-1]
+        assert current.deck is not None
+        data = {"deal": {"dealer": current.dealer, "deck": [str(c) for c in current.deck]}}
+        await self._store(room, before, data, events)
+
+    async def _apply(self, room: Room, seat: int, action: Action, by: str) -> None:
+        driver = room.driver
+        assert driver is not None
+        before = driver.match.copy()
+        events = driver.play(seat, action)
+        await self._store(room, before, {"seat": seat, "action": action_json(action), "by": by}, events)
+
+    async def _store(self, room: Room, before: Match, data: dict[str, Any], events: list[Event]) -> None:
+        """Store the decision, then number its events; if the store fails, undo it."""
+        driver = room.driver
+        assert driver is not None
+        version = room.version + len(events)
+        try:
+            await self.write(self.store.append_decisions, room.id, [(room.decisions + 1, data)], version)
+        except BaseException:
+            driver.match = before
+            raise
+        room.decisions += 1
+        self._log(room, events)
+        if driver.match.is_over:
+            await self._finish(room)
+
+    def _log(self, room: Room, events: Sequence[Event]) -> None:
+        for event in events:
+            room.version += 1
+            room.log.append((room.version, event))
+        while len(room.log) > self.settings.keep_events:
+            room.log.popleft()
+
+    async def _finish(self, room: Room) -> None:
+        driver = room.driver
+        assert driver is not None
+        match = driver.match
+        riscos = match.riscos() or [0.0] * 4
+        player_ids = []
+        for seat in room.seats:
+            if seat.kind == "person" and seat.player_id is not None:
+                player_ids.append(seat.player_id)
+            else:
+                bot = await self.write(self.store.bot_player, seat.level or "hard")
+                player_ids.append(bot.id)
+        results = [
+            SeatResult(seat=s, player_id=player_ids[s], score=match.scores[s], riscos=riscos[s], won=s in match.winners)
+            for s in range(4)
+        ]
+        room.match_id = await self.write(
+            self.store.finish_match,
+            room.id,
+            room.rules,
+            dumps_record(match),
+            len(match.rounds),
+            any(s.kind == "bot" for s in room.seats),
+            results,
+        )
+        room.status = "finished"
+        for handle in room.timers.values():
+            handle.cancel()
+        room.timers.clear()
+
+    # -- telling the clients ----------------------------------------------------------
+
+    def _flush(self, room: Room) -> None:
+        """Send every client the events it has not had, and its state."""
+        for client in list(room.clients):
+            self._sync(client, room, client.seen)
+        if room.status == "finished":
+            self._broadcast_table(room)
+
+    def _sync(self, client: Client, room: Room, since: int | None) -> None:
+        """Bring ``client`` up to date from event ``since``: the events it missed, or a full
+        snapshot when those are no longer kept (or ``since`` is unknown)."""
+        first_kept = room.log[0][0] if room.log else room.version + 1
+        if since is not None and since > room.version:
+            since = None
+        if since is not None and (since >= first_kept - 1 or since == room.version):
+            events = [event_json(e, client.seat) | {"v": v} for v, e in room.log if v > since]
+            if events or since != room.version:
+                client.send({"type": "update", "v": room.version, "events": events, "state": self._state(room, client)})
+        else:
+            client.send(
+                {"type": "snapshot", "v": room.version, "table": room.public(client), "state": self._state(room, client)}
+            )
+        client.seen = room.version
+
+    def _state(self, room: Room, client: Client) -> dict[str, Any] | None:
+        driver = room.driver
+        if driver is None:
+            return None
+        if client.seat is None:
+            return state_json(seat_view(driver.match, 0), spectator=True)
+        return state_json(seat_view(driver.match, client.seat))
+
+    def _broadcast_table(self, room: Room) -> None:
+        for client in list(room.clients):
+            client.send({"type": "table", "table": room.public(client)})
+
+    # -- reading ----------------------------------------------------------------------
+
+    def room_for_http(self, table_id: str) -> Room:
+        room = self.rooms.get(table_id)
+        if room is None or room.private:
+            raise ServerError("no_table", f"no table {table_id!r}")
+        return room
+
+    def in_play(self) -> int:
+        return sum(1 for r in self.rooms.values() if r.status == "playing")
+
+
+def _player(client: Client) -> Player:
+    if client.player is None:
+        raise ServerError("unauthorized", "say hello first, with your token or a name")
+    return client.player
+
+
+def check_name(name: str) -> str:
+    """A display name as the server keeps it, or :class:`ServerError` saying what is wrong."""
+    clean = " ".join(name.split())
+    if not clean:
+        raise ServerError("bad_name", "a name may not be empty")
+    if len(clean) > NAME_MAX:
+        raise ServerError("bad_name", f"a name has at most {NAME_MAX} characters, not {len(clean)}")
+    if any(unicodedata.category(ch)[0] == "C" for ch in clean):
+        raise ServerError("bad_name", "a name may not hold control characters")
+    if clean.casefold().startswith("bot ") or clean.casefold().startswith("bot("):
+        raise ServerError("bad_name", "names starting with 'Bot' are kept for the bots")
+    return clean
+
+
+def _now() -> datetime:
+    return datetime.now(UTC)
