@@ -1,0 +1,1 @@
+"""The online table: ASGI app, tables, store."""
