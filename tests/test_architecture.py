@@ -36,3 +36,29 @@ def test_core_uses_only_relative_imports_of_itself() -> None:
         for node in ast.walk(tree):
             if isinstance(node, ast.ImportFrom) and node.level:
                 assert node.level == 1, f"{path.name} reaches outside the core: from {'.' * node.level}{node.module}"
+
+
+ROOT = CORE.parent
+
+
+def rooms_imported(room: str) -> set[str]:
+    """The rooms of ``sobedesce`` that the files of ``room`` import."""
+    found: set[str] = set()
+    for path in sorted((ROOT / room).rglob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+                parts = node.module.split(".")
+                if parts[0] == "sobedesce" and len(parts) > 1:
+                    found.add(parts[1])
+            elif isinstance(node, ast.ImportFrom) and node.level >= 2 and node.module:
+                found.add(node.module.split(".")[0])
+    return found - {room}
+
+
+def test_frontends_share_the_table_driver_and_never_import_each_other() -> None:
+    assert "table" in rooms_imported("terminal")
+    assert "table" in rooms_imported("server")
+    assert "server" not in rooms_imported("terminal")
+    assert "terminal" not in rooms_imported("server")
+    assert rooms_imported("table") <= {"core", "bots"}
