@@ -17,6 +17,6 @@ def test_readme_examples() -> None:
 def test_readme_starts_with_the_two_set_up_commands() -> None:
     lines = README.read_text(encoding="utf-8").splitlines()
     block = lines[lines.index("```bash") + 1 : lines.index("```bash") + 3]
-    assert block[0].endswith("sobedesce play")
+    assert block[0].endswith("sobedesce serve")
     assert block[1].endswith("-m pytest")
     assert "\n".join(lines[:12]).count("```bash") == 1
