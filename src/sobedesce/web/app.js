@@ -1,0 +1,396 @@
+// The single-page app: routes, the one connection, and the table's state as the server sent
+// it. The page keeps only what the server sent this seat (docs/protocol.md: a seat's view
+// only), and exposes it as window.sobedesce.state so tests can check that it holds no more.
+
+import { h } from "./cards.js";
+import { language, setLanguage, t } from "./i18n.js";
+import { renderLobby } from "./lobby.js";
+import { Connection } from "./net.js";
+import { renderHistory, renderReplay } from "./replay.js";
+import { renderRules } from "./rules.js";
+import { logLines, renderTable } from "./table.js";
+
+// Pauses between messages shown, in ms; a finished trick waits as long as style.css holds
+// it and slides it to its winner (--hold-ms + --collect-ms).
+const SPEEDS = { off: { play: 0, trick: 0 }, normal: { play: 450, trick: 1200 }, slow: { play: 1000, trick: 2600 } };
+// An update with more events than one decision makes is a catch-up (a reload, a return):
+// it is shown at once, without pauses or announcements.
+const CATCH_UP_EVENTS = 6;
+
+const LOBBY_REFRESH_MS = 10_000;
+
+const reducedMotion = window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+
+const app = {
+  player: JSON.parse(localStorage.getItem("sobedesce.player") || "null"),
+  authed: false,
+  speed: localStorage.getItem("sobedesce.speed") || (reducedMotion ? "off" : "normal"),
+  route: { page: "lobby" },
+  lobby: { tables: [], created: null, nameError: null, among: "people" },
+  notice: null,
+  conn: null,
+  connection: { status: "connecting", seconds: null },
+  requests: 0,
+};
+
+// Everything about the table being shown; replaced as a whole when another table is joined.
+function freshTable(id = null, mode = null) {
+  return {
+    id,
+    mode, // "seat" or "watch"
+    seat: null,
+    info: null, // the last `table` message
+    state: null, // the state on screen
+    v: null, // the last event number received
+    inbox: [],
+    pumping: false,
+    rounds: [], // `round` events, by round number
+    match: null, // the `match` event
+    log: [],
+    pending: null,
+    problem: null,
+    selected: new Set(),
+    hint: null,
+    dismissedRound: 0,
+    announcedTurn: null,
+    seenPlays: new Set(),
+    collected: new Set(),
+  };
+}
+app.table = freshTable();
+
+export function send(message) {
+  return app.conn.send(message);
+}
+
+export function nextId(prefix) {
+  app.requests += 1;
+  return `${prefix}${app.requests}-${Date.now().toString(36)}`;
+}
+
+export function announce(text) {
+  const region = document.getElementById("announce");
+  region.textContent = text;
+}
+
+function navigate(hash) {
+  if (location.hash !== hash) location.hash = hash;
+  else route();
+}
+
+// -- routes ---------------------------------------------------------------------------
+
+function parseHash() {
+  const [path, query = ""] = location.hash.replace(/^#/, "").split("?");
+  const parts = path.split("/").filter(Boolean);
+  const params = new URLSearchParams(query);
+  switch (parts[0]) {
+    case "table":
+      return parts[1] ? { page: "table", id: parts[1], code: params.get("code") } : { page: "lobby" };
+    case "watch":
+      return parts[1] ? { page: "table", id: parts[1], watch: true } : { page: "lobby" };
+    case "join":
+      return parts[1] ? { page: "table", code: parts[1] } : { page: "lobby" };
+    case "rules":
+      return { page: "rules" };
+    case "history":
+      return { page: "history" };
+    case "replay":
+      return parts[1] ? { page: "replay", id: parts[1] } : { page: "history" };
+    default:
+      return { page: "lobby" };
+  }
+}
+
+function route() {
+  app.route = parseHash();
+  app.notice = null;
+  if (app.route.page === "table") enterTable();
+  else if (app.route.page === "lobby" && app.authed) send({ type: "list" });
+  render();
+  document.getElementById("main").focus({ preventScroll: true });
+}
+
+function enterTable() {
+  const { id, code, watch } = app.route;
+  const same = id && id === app.table.id && app.table.mode === (watch ? "watch" : "seat");
+  if (!same) app.table = freshTable(id ?? null, watch ? "watch" : "seat");
+  if (app.authed) sitDown();
+}
+
+// Join (or watch) the table of the route, from the last event seen when coming back.
+function sitDown() {
+  const table = app.table;
+  const since = table.v ?? 0;
+  if (table.mode === "watch") send({ type: "watch", table: table.id, since });
+  else if (table.id) send({ type: "join", table: table.id, code: app.route.code ?? undefined, since });
+  else send({ type: "join", code: app.route.code, since });
+}
+
+// -- the connection -------------------------------------------------------------------
+
+function onOpen() {
+  app.authed = false;
+  // A decision sent on the old connection may never be answered: the update that comes
+  // after joining again tells whether it was taken.
+  app.table.pending = null;
+  if (app.player?.token) send({ type: "hello", token: app.player.token });
+  render();
+}
+
+export function register(name) {
+  app.lobby.nameError = null;
+  send({ type: "hello", name });
+}
+
+export function forgetPlayer() {
+  app.player = null;
+  app.authed = false;
+  localStorage.removeItem("sobedesce.player");
+  render();
+}
+
+const handlers = {
+  welcome(message) {
+    app.authed = true;
+    if (message.token) app.player = { name: message.player.name, token: message.token };
+    else app.player = { ...app.player, name: message.player.name };
+    localStorage.setItem("sobedesce.player", JSON.stringify(app.player));
+    if (app.route.page === "table") sitDown();
+    else if (app.route.page === "lobby") send({ type: "list" });
+    render();
+  },
+  error(message) {
+    const table = app.table;
+    switch (message.code) {
+      case "unauthorized":
+        if (!app.authed) forgetPlayer();
+        break;
+      case "bad_name":
+      case "name_taken":
+        app.lobby.nameError = message.message;
+        break;
+      case "stale":
+      case "rate_limited":
+        break; // the update that came before it already brought the page up to date
+      case "table_full":
+        if (app.route.page === "table" && table.id && table.mode === "seat") {
+          table.mode = "watch";
+          app.notice = t("table_full_watch");
+          history.replaceState(null, "", `#/watch/${table.id}`);
+          sitDown();
+        } else app.notice = message.message;
+        break;
+      case "no_table":
+        if (app.route.page === "table") app.notice = t("table_gone");
+        else app.notice = message.message;
+        break;
+      default:
+        if (message.id && message.id === table.pending) {
+          table.problem = message.code === "illegal" ? t("not_allowed", { reason: message.message }) : message.message;
+        } else if (message.id && table.hint?.id === message.id) table.hint = { ...table.hint, error: message.message };
+        else app.notice = t("error", { message: message.message });
+    }
+    if (message.id && message.id === table.pending) table.pending = null;
+    render();
+  },
+  created(message) {
+    app.lobby.created = message.table;
+    render();
+  },
+  joined(message) {
+    if (app.table.id !== message.table) app.table = freshTable(message.table, app.table.mode);
+    app.table.seat = message.seat;
+    app.table.mode = message.seat === null ? "watch" : "seat";
+    localStorage.setItem("sobedesce.table", message.table);
+    const hash = message.seat === null ? `#/watch/${message.table}` : `#/table/${message.table}`;
+    // From the lobby a new history entry, so Back returns there; otherwise the same place.
+    if (app.route.page !== "table") history.pushState(null, "", hash);
+    else if (location.hash !== hash) history.replaceState(null, "", hash);
+    app.route = parseHash();
+    render();
+  },
+  table(message) {
+    if (message.table.id === app.table.id) app.table.info = message.table;
+    render();
+  },
+  snapshot(message) {
+    if (message.table) app.table.info = message.table;
+    enqueue(message);
+  },
+  update(message) {
+    enqueue(message);
+  },
+  ack(message) {
+    if (message.id === app.table.pending) app.table.pending = null;
+    render();
+  },
+  hint(message) {
+    if (app.table.hint?.id === message.id) app.table.hint = { ...app.table.hint, options: message.options };
+    render();
+  },
+  tables(message) {
+    app.lobby.tables = message.tables;
+    render();
+  },
+  left() {
+    app.table = freshTable();
+    localStorage.removeItem("sobedesce.table");
+    navigate("#/");
+  },
+  pong() {},
+};
+
+function onMessage(message) {
+  handlers[message.type]?.(message);
+}
+
+function onStatus(status, seconds) {
+  app.connection = { status, seconds };
+  if (status !== "open") app.authed = false;
+  renderHeader();
+  exposeState();
+}
+
+// -- the table's messages, shown one at a time ------------------------------------------
+
+function enqueue(message) {
+  const table = app.table;
+  table.v = message.v;
+  table.inbox.push(message);
+  pump(table);
+}
+
+async function pump(table) {
+  if (table.pumping) return;
+  table.pumping = true;
+  while (table.inbox.length && app.table === table) {
+    const message = table.inbox.shift();
+    const events = message.events ?? [];
+    const catchUp = message.type === "snapshot" || events.length > CATCH_UP_EVENTS;
+    for (const event of events) takeEvent(table, event, catchUp);
+    // A snapshot replaces what came before: the log starts again from it.
+    if (message.type === "snapshot") table.log = [];
+    if (message.state !== undefined) takeState(table, message.state);
+    render();
+    const pause = catchUp ? 0 : pauseAfter(events);
+    if (pause && table.inbox.length) await new Promise((resolve) => setTimeout(resolve, pause));
+  }
+  table.pumping = false;
+  render();
+}
+
+function pauseAfter(events) {
+  const speed = SPEEDS[app.speed] ?? SPEEDS.normal;
+  const plays = events.filter((e) => e.kind === "play").length;
+  const tricks = events.filter((e) => e.kind === "trick").length;
+  return plays * speed.play + tricks * speed.trick;
+}
+
+// The log keeps events, not text: they are written out when shown, with the names and the
+// language of that moment.
+function takeEvent(table, event, catchUp) {
+  if (event.kind === "round") table.rounds[event.round - 1] = event;
+  if (event.kind === "match") {
+    table.match = event;
+    if (localStorage.getItem("sobedesce.table") === table.id) localStorage.removeItem("sobedesce.table");
+  }
+  table.log.push(event);
+  table.log = table.log.slice(-80);
+  if (!catchUp) announce(logLines(table, event).map((line) => line.text).join(". "));
+}
+
+function takeState(table, state) {
+  const before = table.state;
+  table.state = state;
+  table.problem = null;
+  if (!state || before?.phase !== state.phase || before?.round !== state.round) table.selected.clear();
+  if (state?.hand) for (const card of [...table.selected]) if (!state.hand.includes(card)) table.selected.delete(card);
+  if (table.hint && table.hint.v !== table.v) table.hint = null;
+}
+
+// -- rendering ------------------------------------------------------------------------
+
+// The page's state as the server sent it, for tests and the curious: never a card more.
+function exposeState() {
+  const table = app.table;
+  window.sobedesce = {
+    state: {
+      state: table.state,
+      table: table.info,
+      seat: table.seat,
+      v: table.v,
+      connection: app.connection.status,
+      player: app.player ? app.player.name : null,
+    },
+    drop: () => app.conn.drop(),
+  };
+}
+
+export function render() {
+  const main = document.getElementById("main");
+  const focused = document.activeElement?.dataset?.key;
+  renderHeader();
+  main.dataset.page = app.route.page;
+  const page = {
+    lobby: renderLobby,
+    table: renderTable,
+    rules: renderRules,
+    history: renderHistory,
+    replay: renderReplay,
+  }[app.route.page];
+  main.replaceChildren(...[].concat(page(app) ?? []));
+  if (focused) main.querySelector(`[data-key="${CSS.escape(focused)}"]`)?.focus({ preventScroll: true });
+  exposeState();
+}
+
+function renderHeader() {
+  document.documentElement.lang = language();
+  document.title = t("title");
+  for (const link of document.querySelectorAll("[data-nav]")) {
+    link.textContent = t(`nav_${link.dataset.nav}`);
+    const current = link.dataset.nav === app.route.page || (link.dataset.nav === "history" && app.route.page === "replay");
+    if (current) link.setAttribute("aria-current", "page");
+    else link.removeAttribute("aria-current");
+  }
+  const lang = document.getElementById("lang");
+  lang.textContent = t("lang_switch");
+  lang.setAttribute("aria-label", t("lang_switch_label"));
+  lang.setAttribute("lang", language() === "en" ? "pt" : "en");
+  const speed = document.getElementById("speed");
+  document.getElementById("speed-label").textContent = t("speed");
+  speed.replaceChildren(
+    ...Object.keys(SPEEDS).map((key) => h("option", { value: key, selected: key === app.speed }, t(`speed_${key}`))),
+  );
+  document.documentElement.dataset.motion = app.speed;
+  const conn = document.getElementById("conn");
+  const { status, seconds } = app.connection;
+  conn.dataset.status = status;
+  if (status === "open") conn.textContent = t("conn_open");
+  else if (status === "connecting") conn.textContent = t("conn_connecting");
+  else conn.textContent = seconds ? t("conn_reconnect_in", { s: seconds }) : t("conn_reconnecting");
+}
+
+function start() {
+  document.getElementById("lang").addEventListener("click", () => {
+    setLanguage(language() === "en" ? "pt" : "en");
+    render();
+  });
+  document.getElementById("speed").addEventListener("change", (event) => {
+    app.speed = event.target.value;
+    localStorage.setItem("sobedesce.speed", app.speed);
+    render();
+  });
+  window.addEventListener("hashchange", route);
+  setInterval(() => {
+    if (app.route.page === "lobby" && app.authed) send({ type: "list" });
+  }, LOBBY_REFRESH_MS);
+  const scheme = location.protocol === "https:" ? "wss:" : "ws:";
+  app.conn = new Connection(`${scheme}//${location.host}/ws`, { onMessage, onOpen, onStatus });
+  app.route = parseHash();
+  if (app.route.page === "table") enterTable();
+  app.conn.connect();
+  render();
+}
+
+start();

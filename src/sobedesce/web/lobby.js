@@ -1,0 +1,296 @@
+// The lobby: your name, a quick match, a new table with open seats, the open tables and the
+// leaderboard.
+
+import { forgetPlayer, register, render, send } from "./app.js";
+import { h } from "./cards.js";
+import { t } from "./i18n.js";
+import { invite } from "./table.js";
+
+const SEAT_CHOICES = ["you", "open", "easy", "hard", "expert"];
+const leaderboards = { people: null, bots: null };
+// The lobby is drawn again whenever a message arrives: what the person has chosen so far is
+// kept here, not in the form elements.
+const choices = {
+  name: null,
+  quickRules: "classic",
+  level: "hard",
+  createRules: "classic",
+  seats: ["you", "open", "easy", "easy"],
+  private: false,
+};
+
+export function nameForm(app) {
+  const input = h("input", {
+    id: "name",
+    name: "name",
+    "data-key": "name",
+    autocomplete: "nickname",
+    maxlength: 24,
+    required: true,
+    "aria-describedby": "name-help",
+    value: choices.name ?? app.player?.name ?? "",
+    oninput: (event) => {
+      choices.name = event.target.value;
+    },
+  });
+  return h(
+    "form",
+    {
+      class: "panel name-form",
+      id: "name-form",
+      onsubmit: (event) => {
+        event.preventDefault();
+        register(input.value.trim());
+      },
+    },
+    h("h2", {}, t("need_name")),
+    h("label", { for: "name" }, t("your_name")),
+    h("div", { class: "row" }, input, h("button", { type: "submit", class: "primary", "data-key": "register" }, t("register"))),
+    h("p", { class: "help", id: "name-help" }, t("name_help")),
+    app.lobby.nameError && h("p", { class: "problem", role: "alert" }, app.lobby.nameError),
+  );
+}
+
+function radios(name, options, key) {
+  return h(
+    "div",
+    { class: "choices" },
+    options.map(([value, label]) =>
+      h(
+        "label",
+        {},
+        h("input", {
+          type: "radio",
+          name,
+          value,
+          checked: value === choices[key],
+          "data-key": `${key}-${value}`,
+          onchange: () => {
+            choices[key] = value;
+          },
+        }),
+        " ",
+        label,
+      ),
+    ),
+  );
+}
+
+function fieldset(legend, ...children) {
+  return h("fieldset", {}, h("legend", {}, legend), ...children);
+}
+
+const rulesChoices = () => [
+  ["classic", t("rules_classic")],
+  ["table", t("rules_table")],
+];
+
+function quickPanel() {
+  const form = h(
+    "form",
+    {
+      class: "panel",
+      id: "quick",
+      "aria-labelledby": "quick-title",
+      onsubmit: (event) => {
+        event.preventDefault();
+        const data = new FormData(form);
+        send({ type: "quick", rules: data.get("rules"), level: data.get("level") });
+      },
+    },
+    h("h2", { id: "quick-title" }, t("quick_title")),
+    h("p", { class: "help" }, t("quick_help")),
+    fieldset(t("rules_label"), radios("rules", rulesChoices(), "quickRules")),
+    fieldset(
+      t("level_label"),
+      radios(
+        "level",
+        ["easy", "hard", "expert"].map((level) => [level, t(`level_${level}`)]),
+        "level",
+      ),
+    ),
+    h("button", { type: "submit", class: "primary", id: "play-now", "data-key": "play-now" }, t("play_now")),
+  );
+  return form;
+}
+
+function createPanel(app) {
+  const form = h(
+    "form",
+    {
+      class: "panel",
+      id: "create",
+      "aria-labelledby": "create-title",
+      onsubmit: (event) => {
+        event.preventDefault();
+        const data = new FormData(form);
+        const seats = [0, 1, 2, 3].map((seat) => data.get(`seat${seat}`));
+        send({ type: "create", rules: data.get("rules"), seats, private: data.get("private") === "on" });
+      },
+    },
+    h("h2", { id: "create-title" }, t("create_title")),
+    fieldset(t("rules_label"), radios("rules", rulesChoices(), "createRules")),
+    h(
+      "div",
+      { class: "seat-choices" },
+      choices.seats.map((choice, seat) =>
+        h(
+          "label",
+          {},
+          t("seat_n", { n: seat + 1 }),
+          h(
+            "select",
+            {
+              name: `seat${seat}`,
+              id: `seat${seat}`,
+              "data-key": `seat${seat}`,
+              onchange: (event) => {
+                choices.seats[seat] = event.target.value;
+              },
+            },
+            SEAT_CHOICES.map((value) => h("option", { value, selected: value === choice }, t(`seat_${value}`))),
+          ),
+        ),
+      ),
+    ),
+    h(
+      "label",
+      { class: "check" },
+      h("input", {
+        type: "checkbox",
+        name: "private",
+        id: "private",
+        "data-key": "private",
+        checked: choices.private,
+        onchange: (event) => {
+          choices.private = event.target.checked;
+        },
+      }),
+      " ",
+      t("private_table"),
+    ),
+    h("button", { type: "submit", class: "primary", id: "create-table", "data-key": "create-table" }, t("create")),
+    app.lobby.created && createdLink(app.lobby.created),
+  );
+  return form;
+}
+
+function createdLink(table) {
+  const link = table.invite ? `${location.origin}/#/join/${table.invite}` : `${location.origin}/#/table/${table.id}`;
+  return h("div", { class: "created" }, h("p", {}, t("created_link")), invite(link));
+}
+
+function tablesPanel(app) {
+  const rows = app.lobby.tables;
+  return h(
+    "section",
+    { class: "panel", id: "tables", "aria-labelledby": "tables-title" },
+    h(
+      "div",
+      { class: "panel-head" },
+      h("h2", { id: "tables-title" }, t("tables_title")),
+      h("button", { type: "button", "data-key": "refresh", onclick: () => send({ type: "list" }) }, t("refresh")),
+    ),
+    rows.length === 0
+      ? h("p", { class: "help" }, t("no_tables"))
+      : h(
+          "ul",
+          { class: "table-list" },
+          rows.map((table) => {
+            const open = table.status === "open" && table.seats.some((seat) => seat.kind === "open");
+            return h(
+              "li",
+              { "data-table": table.id },
+              h(
+                "div",
+                {},
+                h("strong", {}, t(`rules_${table.rules}`)),
+                ` · ${t(`status_${table.status}`)} · `,
+                table.seats.map((seat) => seat.name ?? t("open_seat")).join(", "),
+              ),
+              h(
+                "div",
+                { class: "row" },
+                open && h("a", { class: "button primary", href: `#/table/${table.id}` }, t("join")),
+                h("a", { class: "button", href: `#/watch/${table.id}` }, t("watch")),
+              ),
+            );
+          }),
+        ),
+  );
+}
+
+async function loadLeaderboard(among) {
+  const response = await fetch(`/api/leaderboard?among=${among}`);
+  leaderboards[among] = response.ok ? await response.json() : [];
+  render();
+}
+
+function leaderboardPanel(app) {
+  const among = app.lobby.among;
+  if (leaderboards[among] === null) {
+    leaderboards[among] = [];
+    loadLeaderboard(among);
+  }
+  const rows = leaderboards[among];
+  const tab = (value) =>
+    h(
+      "button",
+      {
+        type: "button",
+        "aria-pressed": String(among === value),
+        "data-key": `among-${value}`,
+        onclick: () => {
+          app.lobby.among = value;
+          leaderboards[value] = null;
+          render();
+        },
+      },
+      t(`among_${value}`),
+    );
+  return h(
+    "section",
+    { class: "panel", id: "leaderboard", "aria-labelledby": "leaderboard-title" },
+    h("div", { class: "panel-head" }, h("h2", { id: "leaderboard-title" }, t("leaderboard")), h("div", { class: "row" }, tab("people"), tab("bots"))),
+    rows.length === 0
+      ? h("p", { class: "help" }, t("nobody_yet"))
+      : h(
+          "table",
+          { class: "board" },
+          h(
+            "thead",
+            {},
+            h("tr", {}, ["col_player", "col_riscos", "col_played", "col_won", "col_rating"].map((key) => h("th", { scope: "col" }, t(key)))),
+          ),
+          h(
+            "tbody",
+            {},
+            rows.map((row) =>
+              h("tr", {}, h("th", { scope: "row" }, row.player), h("td", {}, row.riscos), h("td", {}, row.played), h("td", {}, row.won), h("td", {}, row.rating)),
+            ),
+          ),
+        ),
+  );
+}
+
+export function renderLobby(app) {
+  const back = localStorage.getItem("sobedesce.table");
+  const parts = [h("h1", { class: "page-title" }, t("title"), h("small", {}, t("tagline")))];
+  if (app.notice) parts.push(h("p", { class: "notice", role: "status" }, app.notice));
+  if (!app.player?.token) {
+    parts.push(nameForm(app));
+  } else {
+    parts.push(
+      h(
+        "div",
+        { class: "panel who" },
+        h("p", { id: "playing-as" }, t("playing_as", { name: app.player.name })),
+        back && h("a", { class: "button", href: `#/table/${back}` }, t("back_to_table")),
+        h("button", { type: "button", class: "link", "data-key": "other-name", onclick: forgetPlayer }, t("other_name")),
+      ),
+      h("div", { class: "lobby-grid" }, quickPanel(), createPanel(app)),
+    );
+  }
+  parts.push(h("div", { class: "lobby-grid" }, tablesPanel(app), leaderboardPanel(app)));
+  return parts;
+}

@@ -1,0 +1,290 @@
+// Finished matches: your history, and a replay viewer that deals each round again from the
+// record's deck (RECORD.md) and steps through it with every hand face up.
+
+import { render } from "./app.js";
+import { cardFace, cardText, h, SUIT_SYMBOL, sortCards, suitOf, suitText, trickWinner } from "./cards.js";
+import { t } from "./i18n.js";
+import { scoreTable } from "./scores.js";
+import { seatPositions, signed } from "./table.js";
+
+const START_SCORE = 20;
+const cache = { history: null, historyOf: null, replay: null };
+
+// -- history --------------------------------------------------------------------------
+
+async function loadHistory(name) {
+  const response = await fetch(`/api/players/${encodeURIComponent(name)}/history`);
+  cache.history = response.ok ? await response.json() : [];
+  render();
+}
+
+export function renderHistory(app) {
+  if (!app.player?.name) return h("p", { class: "panel" }, t("need_name"));
+  if (cache.historyOf !== app.player.name || cache.history === null) {
+    cache.historyOf = app.player.name;
+    cache.history = [];
+    loadHistory(app.player.name);
+  }
+  const rows = cache.history;
+  return h(
+    "section",
+    { class: "panel", id: "history", "aria-labelledby": "history-title" },
+    h("h1", { id: "history-title" }, t("history_title")),
+    rows.length === 0
+      ? h("p", { class: "help" }, t("no_history"))
+      : h(
+          "table",
+          { class: "board" },
+          h("thead", {}, h("tr", {}, ["col_when", "col_rules", "col_players", "col_score", "col_riscos", "col_result", "replay"].map((key) => h("th", { scope: "col" }, t(key))))),
+          h(
+            "tbody",
+            {},
+            rows.map((row) =>
+              h(
+                "tr",
+                { "data-match": row.match },
+                h("td", {}, new Date(row.finished_at).toLocaleString()),
+                h("td", {}, t(`rules_${row.rules}`)),
+                h("td", {}, row.players.join(", ")),
+                h("td", {}, row.score),
+                h("td", {}, signed(row.riscos)),
+                h("td", {}, row.won ? t("won") : t("lost")),
+                h("td", {}, h("a", { href: `#/replay/${row.match}` }, t("replay"))),
+              ),
+            ),
+          ),
+        ),
+  );
+}
+
+// -- the replay model -----------------------------------------------------------------
+
+// One round of a record as a list of steps, each with every hand, the trick on the table and
+// the tricks won so far; and the round's score changes.
+function replayRound(round, scoresBefore) {
+  const deck = round.deck;
+  const dealer = round.dealer;
+  const chooser = (dealer + 1) % 4;
+  const order = [0, 1, 2, 3].map((i) => (chooser + i) % 4);
+  const hands = [[], [], [], []];
+  order.forEach((seat, i) => hands[seat].push(...deck.slice(i * 3, i * 3 + 3)));
+  order.forEach((seat, i) => hands[seat].push(...deck.slice(12 + i * 2, 14 + i * 2)));
+  const turned = round.trump === "turn" ? deck[12] : null;
+  const trump = turned ? suitOf(turned) : round.trump;
+  const active = [null, null, null, null];
+  const discards = [[], [], [], []];
+  const won = [0, 0, 0, 0];
+  let trick = { cards: [], seats: [], winner: null };
+  const steps = [];
+  const snap = (note) =>
+    steps.push({
+      note,
+      hands: hands.map((hand) => sortCards(hand)),
+      discards: discards.map((cards) => [...cards]),
+      active: [...active],
+      trick: { ...trick, cards: [...trick.cards], seats: [...trick.seats] },
+      won: [...won],
+    });
+  // Before the trump is chosen the chooser has seen only three cards, but the replay is of a
+  // finished match: every card is shown from the start.
+  snap({ key: "step_deal" });
+  snap(turned ? { key: "step_trump_turned", seat: chooser, card: turned, suit: trump } : { key: "step_trump_named", seat: chooser, suit: trump });
+  let top = 20;
+  for (const exchange of round.exchanges ?? []) {
+    const seat = exchange.seat;
+    if (exchange.sit_out) {
+      active[seat] = false;
+      snap({ key: "step_sit_out", seat });
+      continue;
+    }
+    active[seat] = true;
+    const discard = exchange.discard ?? [];
+    hands[seat] = hands[seat].filter((card) => !discard.includes(card)).concat(deck.slice(top, top + discard.length));
+    discards[seat].push(...discard);
+    top += discard.length;
+    snap(discard.length ? { key: "step_exchange", seat, cards: discard } : { key: "step_keep", seat });
+  }
+  const players = order.filter((seat) => active[seat]);
+  if (players.length === 1) {
+    won[players[0]] = 5;
+    snap({ key: "step_lone", seat: players[0] });
+  } else if (players.length === 0 && (round.exchanges ?? []).length === 4) {
+    snap({ key: "step_void" });
+  }
+  // The chooser leads if active, else the first active seat after them; the winner leads next.
+  let leader = players[0];
+  for (const cards of round.tricks ?? []) {
+    const seats = [0, 1, 2, 3].map((i) => (leader + i) % 4).filter((seat) => active[seat]);
+    trick = { cards: [], seats: [], winner: null };
+    cards.forEach((card, i) => {
+      hands[seats[i]] = hands[seats[i]].filter((held) => held !== card);
+      trick.cards.push(card);
+      trick.seats.push(seats[i]);
+      if (trick.cards.length === players.length) {
+        trick.winner = seats[trickWinner(trick.cards, trump)];
+        won[trick.winner] += 1;
+        leader = trick.winner;
+      }
+      snap({ key: "step_play", seat: seats[i], card });
+    });
+  }
+  const multiplier = trump === "C" ? 2 : 1;
+  const complete = players.length < 2 || (round.tricks ?? []).flat().length === 5 * players.length;
+  const deltas = active.map((playing, seat) => {
+    if (!playing || !complete) return 0;
+    return won[seat] ? -won[seat] * multiplier : 5 * multiplier;
+  });
+  return { dealer, chooser, trump, turned, steps, deltas, scores: scoresBefore.map((score, seat) => score + deltas[seat]), active, won };
+}
+
+function replayMatch(record) {
+  let scores = record.scores ?? [START_SCORE, START_SCORE, START_SCORE, START_SCORE];
+  return record.rounds.map((round, index) => {
+    const replayed = replayRound(round, scores);
+    scores = replayed.scores;
+    return { ...replayed, round: index + 1 };
+  });
+}
+
+// -- the viewer -----------------------------------------------------------------------
+
+async function loadReplay(id) {
+  const response = await fetch(`/api/matches/${encodeURIComponent(id)}/record`);
+  if (!response.ok) {
+    cache.replay = { id, error: t("not_found") };
+  } else {
+    const record = await response.json();
+    cache.replay = { id, record, rounds: replayMatch(record), round: 0, step: 0 };
+  }
+  render();
+}
+
+function move(replay, roundDelta, stepDelta) {
+  const rounds = replay.rounds;
+  if (roundDelta) {
+    replay.round = Math.max(0, Math.min(rounds.length - 1, replay.round + roundDelta));
+    replay.step = 0;
+  } else {
+    let step = replay.step + stepDelta;
+    if (step < 0 && replay.round > 0) {
+      replay.round -= 1;
+      step = rounds[replay.round].steps.length - 1;
+    } else if (step >= rounds[replay.round].steps.length && replay.round < rounds.length - 1) {
+      replay.round += 1;
+      step = 0;
+    }
+    replay.step = Math.max(0, Math.min(rounds[replay.round].steps.length - 1, step));
+  }
+  render();
+}
+
+export function renderReplay(app) {
+  const id = app.route.id;
+  if (cache.replay?.id !== id) {
+    cache.replay = { id };
+    loadReplay(id);
+  }
+  const replay = cache.replay;
+  if (replay.error) return h("p", { class: "panel notice" }, replay.error);
+  if (!replay.rounds) return h("p", { class: "panel" }, "…");
+  const record = replay.record;
+  const names = record.players ?? [0, 1, 2, 3].map((seat) => t("seat_n", { n: seat + 1 }));
+  const round = replay.rounds[replay.round];
+  const step = round.steps[replay.step];
+  const direction = (record.rules?.preset ?? record.rules) === "table" ? "clockwise" : "counter-clockwise";
+  const positions = seatPositions(direction, 0);
+  const button = (key, label, onclick, disabled) => h("button", { type: "button", "data-key": key, id: key, onclick, disabled }, label);
+  const last = replay.round === replay.rounds.length - 1 && replay.step === round.steps.length - 1;
+  const first = replay.round === 0 && replay.step === 0;
+  return h(
+    "section",
+    {
+      class: "replay",
+      id: "replay",
+      "aria-labelledby": "replay-title",
+      tabindex: "-1",
+      onkeydown: (event) => {
+        if (event.key === "ArrowRight") move(replay, 0, 1);
+        else if (event.key === "ArrowLeft") move(replay, 0, -1);
+      },
+    },
+    h(
+      "div",
+      { class: "panel-head" },
+      h("h1", { id: "replay-title" }, t("replay_title", { id })),
+      h("a", { class: "button", id: "download", href: `/api/matches/${encodeURIComponent(id)}/record`, download: `sobedesce-match-${id}.json` }, t("download")),
+    ),
+    h(
+      "div",
+      { class: "replay-controls row", role: "group" },
+      button("prev-round", `« ${t("prev_round")}`, () => move(replay, -1, 0), replay.round === 0),
+      button("prev-step", `◀ ${t("prev_step")}`, () => move(replay, 0, -1), first),
+      button("next-step", `${t("next_step")} ▶`, () => move(replay, 0, 1), last),
+      button("next-round", `${t("next_round")} »`, () => move(replay, 1, 0), replay.round === replay.rounds.length - 1),
+    ),
+    h(
+      "p",
+      { class: "banner", id: "replay-step", "aria-live": "polite" },
+      `${t("round_n", { n: replay.round + 1 })} · ${t("step_n", { i: replay.step + 1, n: round.steps.length })} · `,
+      describeStep(step.note, names),
+    ),
+    h(
+      "div",
+      { class: "felt replay-felt" },
+      ["top", "left", "right", "bottom"].map((pos) => replaySeat(positions[pos], pos, names, round, step)),
+      h(
+        "div",
+        { class: "center" },
+        h(
+          "div",
+          { class: `trick${step.trick.winner !== null ? " done" : ""}` },
+          step.trick.cards.map((card, i) => {
+            const seat = step.trick.seats[i];
+            return cardFace(card, { class: `played slot-${Object.keys(positions).find((p) => positions[p] === seat)}${step.trick.winner === seat ? " winner" : ""}`, label: `${names[seat]}: ${cardText(card)}` });
+          }),
+        ),
+        h(
+          "div",
+          { class: "table-info" },
+          h("div", { class: "trump-box" }, h("span", { class: "label" }, t("trump")), h("span", { class: `trump-suit ${"HD".includes(round.trump) ? "red" : "black"}` }, SUIT_SYMBOL[round.trump])),
+        ),
+      ),
+    ),
+    h(
+      "section",
+      { class: "panel", "aria-labelledby": "replay-scores" },
+      h("h2", { id: "replay-scores" }, t("replay_scores")),
+      scoreTable(names, replay.rounds.map((r) => ({ round: r.round, deltas: r.deltas, scores: r.scores }))),
+    ),
+  );
+}
+
+function replaySeat(seat, pos, names, round, step) {
+  const status = [];
+  if (seat === round.dealer) status.push(t("dealer"));
+  if (step.active[seat] === false) status.push(t("sitting_out"));
+  if (step.active[seat]) status.push(step.won[seat] === 1 ? t("trick_1") : t("tricks_n", { n: step.won[seat] }));
+  return h(
+    "div",
+    { class: `seat pos-${pos} replay-seat${step.active[seat] === false ? " out" : ""}`, "data-seat": seat },
+    h("div", { class: "seat-head" }, h("span", { class: "name" }, names[seat])),
+    h("div", { class: "seat-body" }, h("span", { class: "status" }, status.join(" · "))),
+    h(
+      "div",
+      { class: "open-hand", "data-hand": seat, role: "group", "aria-label": names[seat] },
+      step.hands[seat].map((card) => cardFace(card, { class: "small" })),
+    ),
+    step.discards[seat].length > 0 &&
+      h("div", { class: "discards" }, h("span", { class: "label" }, t("discarded")), step.discards[seat].map((card) => cardFace(card, { class: "mini-face" }))),
+  );
+}
+
+function describeStep(note, names) {
+  const vars = {
+    name: names[note.seat],
+    suit: note.suit ? suitText(note.suit) : "",
+    card: note.card ? cardText(note.card) : "",
+    cards: note.cards ? note.cards.map(cardText).join(" ") : "",
+  };
+  return t(note.key, vars);
+}

@@ -1,0 +1,648 @@
+// The table page: seats around a felt in the direction of play, the trick in the middle, the
+// hand at the bottom, and the decisions the server says are legal.
+
+import { announce, nextId, render, send } from "./app.js";
+import { cardBack, cardFace, cardName, cardText, h, SUIT_SYMBOL, sortCards, suitText } from "./cards.js";
+import { t } from "./i18n.js";
+import { nameForm } from "./lobby.js";
+import { scoreChart, scoreTable } from "./scores.js";
+
+// Where each seat sits with the viewer at the bottom, as the terminal table draws it:
+// counter-clockwise puts the next seat on the right, clockwise on the left.
+export function seatPositions(direction, me) {
+  const [after, across, before] = [(me + 1) % 4, (me + 2) % 4, (me + 3) % 4];
+  return direction === "counter-clockwise"
+    ? { bottom: me, right: after, top: across, left: before }
+    : { bottom: me, left: after, top: across, right: before };
+}
+
+function positionOf(positions, seat) {
+  return Object.keys(positions).find((pos) => positions[pos] === seat);
+}
+
+function seatName(table, seat) {
+  const entry = table.info?.seats?.[seat];
+  if (!entry) return t("seat_n", { n: seat + 1 });
+  return entry.name ?? t("open_seat");
+}
+
+const myTurn = (table) => {
+  const state = table.state;
+  return Boolean(state && table.seat !== null && state.to_act === table.seat && state.legal);
+};
+
+// Decisions are offered only once every message received is on screen, so the `v` an act
+// names is the one the person is looking at.
+const canAct = (table) => myTurn(table) && !table.pumping && table.inbox.length === 0;
+
+function act(table, action) {
+  if (table.pending) return;
+  table.pending = nextId("a");
+  table.problem = null;
+  send({ type: "act", id: table.pending, v: table.v, action });
+  render();
+}
+
+// -- the log --------------------------------------------------------------------------
+
+export function logLines(table, event) {
+  const name = (seat) => seatName(table, seat);
+  const cards = (list) => list.map(cardText).join(" ");
+  switch (event.kind) {
+    case "deal":
+      return [{ text: t("log_deal", { round: event.round, dealer: name(event.dealer), chooser: name(event.chooser) }) }];
+    case "trump":
+      return event.turned
+        ? [{ text: t("log_turn", { name: name(event.seat), card: cardText(event.turned), suit: suitText(event.suit) }), cards: [event.turned] }]
+        : [{ text: t("log_trump", { name: name(event.seat), suit: suitText(event.suit) }) }];
+    case "exchange": {
+      if (event.sit_out) return [{ text: t("log_sit_out", { name: name(event.seat) }) }];
+      const line = event.count
+        ? { text: t("log_exchange", { name: name(event.seat), n: event.count }) }
+        : { text: t("log_keep", { name: name(event.seat) }) };
+      if (!event.discard?.length) return [line];
+      const mine = { text: t("log_my_exchange", { discard: cards(event.discard), drawn: cards(event.drawn) }), cards: [...event.discard, ...event.drawn] };
+      return [line, mine];
+    }
+    case "play":
+      return [{ text: t("log_play", { name: name(event.seat), card: cardText(event.card) }), cards: [event.card] }];
+    case "trick":
+      return [{ text: t("log_trick", { name: name(event.winner), n: event.number }) }];
+    case "round":
+      return [{ text: `${t("log_round", { round: event.round })}: ${event.deltas.map((d, s) => `${name(s)} ${signed(d)}`).join(", ")}` }];
+    case "match":
+      return [{ text: t("log_match", { names: event.winners.map(name).join(", ") }) }];
+    default:
+      return [];
+  }
+}
+
+export const signed = (n) => (n > 0 ? `+${n}` : n < 0 ? `−${-n}` : "0");
+
+// -- the page -------------------------------------------------------------------------
+
+export function renderTable(app) {
+  if (!app.authed && !app.player?.token) return [nameForm(app)];
+  const table = app.table;
+  if (app.notice && !table.state && !table.info) {
+    return h("div", { class: "panel" }, h("p", { class: "notice", role: "status" }, app.notice), h("a", { class: "button", href: "#/" }, t("new_match")));
+  }
+  const state = table.state;
+  const info = table.info;
+  const me = table.seat ?? 0;
+  const positions = seatPositions(info?.direction ?? "counter-clockwise", me);
+  const turn = canAct(table);
+  if (turn && table.announcedTurn !== table.v) {
+    table.announcedTurn = table.v;
+    announce(t("turn_announce"));
+  }
+  const page = h(
+    "section",
+    {
+      class: "table-page",
+      id: "table",
+      "aria-label": t("title"),
+      "data-phase": state?.phase ?? "waiting",
+      "data-turn": turn ? "mine" : "other",
+      "data-v": table.v ?? 0,
+    },
+    h("h1", { class: "visually-hidden" }, t("title")),
+    app.notice && h("p", { class: "notice", role: "status" }, app.notice),
+    h("p", { class: "banner", id: "banner" }, bannerText(table)),
+    h(
+      "div",
+      { class: "felt", "data-direction": info?.direction ?? "" },
+      ["top", "left", "right"].map((pos) => seatBox(table, positions[pos], pos)),
+      roundSummary(table),
+      h("div", { class: "center" }, centerPanel(app, table, positions), tableInfo(state)),
+      actionBar(table, turn),
+      h("p", { class: "problem", id: "problem", role: "alert" }, table.problem ?? ""),
+      seatBox(table, positions.bottom, "bottom"),
+      handRow(table, turn),
+      matchOver(app, table),
+    ),
+    toolbar(table, turn),
+    logPanel(table),
+  );
+  fillDialog(app);
+  return page;
+}
+
+function seatBox(table, seat, pos) {
+  const state = table.state;
+  const entry = table.info?.seats?.[seat];
+  const acting = state && state.to_act === seat && ["trump", "exchange", "play"].includes(state.phase);
+  const isMe = table.seat === seat;
+  const badges = [];
+  if (entry?.away) badges.push(h("span", { class: "badge warn" }, t("away")));
+  else if (entry?.kind === "person" && !entry.connected) badges.push(h("span", { class: "badge warn" }, t("offline")));
+  if (state?.dealer === seat) badges.push(h("span", { class: "chip", title: t("dealer"), "aria-label": t("dealer") }, "D"));
+  return h(
+    "div",
+    {
+      class: `seat pos-${pos}${acting ? " acting" : ""}${isMe ? " me" : ""}${state?.active?.[seat] === false ? " out" : ""}`,
+      "data-seat": seat,
+      "aria-label": `${seatName(table, seat)}${isMe ? ` ${t("you_suffix")}` : ""}${acting ? `, ${t("to_act")}` : ""}`,
+      role: "group",
+    },
+    h(
+      "div",
+      { class: "seat-head" },
+      acting && h("span", { class: "turn-mark", "aria-hidden": "true" }, "▶"),
+      h("span", { class: "name" }, seatName(table, seat), isMe ? ` ${t("you_suffix")}` : ""),
+      badges,
+    ),
+    h(
+      "div",
+      { class: "seat-body" },
+      h("span", { class: "score", title: t("score") }, state ? state.scores[seat] : "—"),
+      h("span", { class: "status" }, seatStatus(state, seat)),
+    ),
+    !isMe && state && backs(state.hand_sizes[seat]),
+  );
+}
+
+function backs(count) {
+  return h(
+    "div",
+    { class: "backs", "aria-label": t("backs", { n: count }), role: "img" },
+    Array.from({ length: count }, () => cardBack({ class: "card back mini" })),
+  );
+}
+
+function seatStatus(state, seat) {
+  if (!state) return "";
+  const parts = [];
+  const active = state.active[seat];
+  if (active === false) parts.push(t("sitting_out"));
+  else if (active === true && state.exchanged[seat] !== null) {
+    parts.push(state.exchanged[seat] ? t("exchanged_n", { n: state.exchanged[seat] }) : t("kept_all"));
+  } else if (state.phase === "exchange" && state.to_act === seat) parts.push(t("deciding"));
+  if (active === true && (state.phase === "play" || state.phase === "deal" || state.phase === "match_over")) {
+    const won = state.tricks_won[seat];
+    parts.push(won === 1 ? t("trick_1") : t("tricks_n", { n: won }));
+  }
+  return parts.join(" · ");
+}
+
+function tableInfo(state) {
+  if (!state) return null;
+  return h(
+    "div",
+    { class: "table-info" },
+    h(
+      "div",
+      { class: "trump-box", role: "group", "aria-label": `${t("trump")}: ${state.trump ? t(`suit_${state.trump}`) : t("no_trump_yet")}` },
+      h("span", { class: "label" }, t("trump")),
+      state.trump
+        ? h("span", { class: `trump-suit ${"HD".includes(state.trump) ? "red" : "black"}`, "aria-hidden": "true" }, SUIT_SYMBOL[state.trump])
+        : h("span", { class: "trump-none", "aria-hidden": "true" }, "?"),
+      state.turned && cardFace(state.turned, { class: "small", label: `${cardName(state.turned)}, ${t("turned_up")}` }),
+    ),
+    h(
+      "div",
+      { class: "stock-box", role: "group", "aria-label": t("stock_n", { n: state.stock }) },
+      h("span", { class: "label" }, t("stock")),
+      state.stock ? cardBack({ class: "card back small" }) : null,
+      h("span", { class: "count", "aria-hidden": "true" }, state.stock),
+    ),
+  );
+}
+
+function centerPanel(app, table, positions) {
+  return table.state ? trickArea(app, table, positions) : waitingPanel(table);
+}
+
+function waitingPanel(table) {
+  const info = table.info;
+  if (!info) return h("p", { class: "waiting" }, t("phase_waiting"));
+  const link = info.invite ? `${location.origin}/#/join/${info.invite}` : `${location.origin}/#/table/${info.id}`;
+  const open = info.seats.some((seat) => seat.kind === "open");
+  return h(
+    "div",
+    { class: "waiting" },
+    h("p", {}, t("phase_waiting")),
+    open && table.seat !== null && invite(link),
+  );
+}
+
+export function invite(link) {
+  const input = h("input", { class: "invite-link", id: "invite-link", readonly: true, value: link, "aria-label": t("invite_title") });
+  const copy = h(
+    "button",
+    {
+      type: "button",
+      "data-key": "copy-invite",
+      onclick: async (event) => {
+        input.select();
+        await navigator.clipboard?.writeText(link).catch(() => {});
+        event.target.textContent = t("copied");
+      },
+    },
+    t("copy"),
+  );
+  return h("div", { class: "invite" }, h("label", { for: "invite-link" }, t("invite_title")), h("div", { class: "row" }, input, copy));
+}
+
+// The last round's score changes, shown until the next round's first trick (or "OK").
+function roundSummary(table) {
+  const state = table.state;
+  const round = table.rounds[table.rounds.length - 1];
+  if (!state || !round || state.phase === "match_over" || table.dismissedRound === round.round) return null;
+  const fresh = state.phase === "deal" || (state.round === round.round + 1 && state.tricks.length === 0);
+  if (!fresh) return null;
+  return h(
+    "div",
+    { class: "round-summary", id: "round-summary", role: "region", "aria-label": t("round_over", { n: round.round }) },
+    h("h2", {}, t("round_over", { n: round.round }), " · ", t("trump"), " ", SUIT_SYMBOL[round.trump] ?? "", round.multiplier > 1 ? ` ×${round.multiplier}` : ""),
+    h(
+      "table",
+      {},
+      h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("col_player")), h("th", { scope: "col" }, t("col_tricks")), h("th", { scope: "col" }, t("delta")), h("th", { scope: "col" }, t("score")))),
+      h(
+        "tbody",
+        {},
+        round.deltas.map((delta, seat) =>
+          h(
+            "tr",
+            {},
+            h("th", { scope: "row" }, seatName(table, seat)),
+            h("td", {}, round.active[seat] ? round.tricks_won[seat] : t("sitting_out")),
+            h("td", { class: delta < 0 ? "good" : delta > 0 ? "bad" : "" }, signed(delta)),
+            h("td", {}, round.scores[seat]),
+          ),
+        ),
+      ),
+    ),
+    h(
+      "button",
+      {
+        type: "button",
+        "data-key": "summary-ok",
+        onclick: () => {
+          table.dismissedRound = round.round;
+          render();
+        },
+      },
+      t("ok"),
+    ),
+  );
+}
+
+function trickArea(app, table, positions) {
+  const state = table.state;
+  const index = state.tricks.length - 1;
+  const trick = state.tricks[index];
+  const done = trick && trick.winner !== null;
+  const key = `${state.round}-${index}`;
+  const moving = app.speed !== "off";
+  let collect = "";
+  if (done && moving) {
+    collect = table.collected.has(key) ? " gone" : ` collect-${positionOf(positions, trick.winner)}`;
+    table.collected.add(key);
+  }
+  return h(
+    "div",
+    { class: `trick${done ? " done" : ""}${collect}`, id: "trick", role: "group", "aria-label": t("trick_area") },
+    trick?.cards.map((card, i) => {
+      const seat = trick.seats[i];
+      const pos = positionOf(positions, seat);
+      const playKey = `${key}-${card}`;
+      const enter = moving && !table.seenPlays.has(playKey) ? ` enter-${pos}` : "";
+      table.seenPlays.add(playKey);
+      const winner = done && trick.winner === seat;
+      return cardFace(card, {
+        class: `played slot-${pos}${enter}${winner ? " winner" : ""}`,
+        label: `${seatName(table, seat)}: ${cardName(card)}${winner ? `, ${t("won_trick", { name: seatName(table, seat) })}` : ""}`,
+      });
+    }),
+  );
+}
+
+function bannerText(table) {
+  const { state, info } = table;
+  const prefix = table.mode === "watch" ? `${t("watching")} · ` : "";
+  if (!state) return prefix + (info?.status === "open" || !info ? t("phase_waiting") : "");
+  const round = `${t("round_n", { n: state.round })} · `;
+  if (state.phase === "match_over") return prefix + t("match_over");
+  if (state.phase === "deal") return prefix + round + t("phase_deal");
+  if (myTurn(table)) {
+    if (state.phase === "trump") return round + t("your_trump");
+    if (state.phase === "exchange") return round + t("your_exchange");
+    const current = state.tricks[state.tricks.length - 1];
+    return round + (!current || current.winner !== null ? t("your_lead") : t("your_play"));
+  }
+  const name = state.to_act === null ? "" : seatName(table, state.to_act);
+  return prefix + round + t(`waiting_${state.phase}`, { name });
+}
+
+// -- decisions ------------------------------------------------------------------------
+
+function actionBar(table, turn) {
+  const state = table.state;
+  if (!turn || !state) return h("div", { class: "actions", id: "actions" });
+  const busy = Boolean(table.pending);
+  if (state.phase === "trump") {
+    return h(
+      "div",
+      { class: "actions", id: "actions", role: "group", "aria-label": t("your_trump") },
+      state.legal
+        .filter((choice) => choice !== "turn")
+        .map((suit) =>
+          h(
+            "button",
+            {
+              type: "button",
+              class: `suit-button ${"HD".includes(suit) ? "red" : "black"}`,
+              "data-key": `trump-${suit}`,
+              "data-action": `trump-${suit}`,
+              disabled: busy,
+              onclick: () => act(table, { kind: "trump", suit }),
+            },
+            h("span", { "aria-hidden": "true" }, SUIT_SYMBOL[suit]),
+            " ",
+            t(`suit_${suit}`),
+          ),
+        ),
+      state.legal.includes("turn") &&
+        h(
+          "button",
+          { type: "button", "data-key": "trump-turn", "data-action": "turn", disabled: busy, onclick: () => act(table, { kind: "turn" }) },
+          t("turn_up"),
+        ),
+    );
+  }
+  if (state.phase === "exchange") {
+    const { may_sit_out: maySitOut, min_discard: min, max_discard: max } = state.legal;
+    const chosen = [...table.selected];
+    const count = chosen.length;
+    const reason = maySitOut ? null : sitOutReason(table);
+    return h(
+      "div",
+      { class: "actions", id: "actions", role: "group", "aria-label": t("your_exchange") },
+      h("p", { class: "help" }, t("pick_cards", { min: Math.max(min, 1), max })),
+      h(
+        "button",
+        {
+          type: "button",
+          class: "primary",
+          "data-key": "exchange",
+          "data-action": "exchange",
+          disabled: busy || count === 0 || count < min || count > max,
+          onclick: () => act(table, { kind: "exchange", discard: sortCards(chosen) }),
+        },
+        t("exchange_n", { n: count }),
+      ),
+      min === 0 &&
+        h(
+          "button",
+          { type: "button", "data-key": "keep", "data-action": "keep", disabled: busy, onclick: () => act(table, { kind: "exchange", discard: [] }) },
+          t("keep"),
+        ),
+      h(
+        "button",
+        {
+          type: "button",
+          "data-key": "sit-out",
+          "data-action": "sit-out",
+          disabled: busy || !maySitOut,
+          "aria-describedby": reason ? "sit-out-reason" : null,
+          onclick: () => act(table, { kind: "sit_out" }),
+        },
+        t("sit_out"),
+      ),
+      reason && h("p", { class: "reason", id: "sit-out-reason" }, t("cannot_sit_out", { reason })),
+    );
+  }
+  return h("div", { class: "actions", id: "actions" });
+}
+
+// Why the rules keep this seat in the round (RULES.md 3.4); the server only says that they do.
+function sitOutReason(table) {
+  const { state, info } = table;
+  const classic = info?.rules === "classic";
+  if (state.trump === "H") return t("reason_hearts");
+  if (state.sat_out_streaks[table.seat] >= 2) return t("reason_streak");
+  if (classic && state.chooser === table.seat) return t("reason_chooser");
+  if (classic && state.scores[table.seat] <= 5) return t("reason_score");
+  return "";
+}
+
+function handRow(table, turn) {
+  const state = table.state;
+  if (table.seat === null || !state?.hand) return null;
+  const playing = turn && state.phase === "play";
+  const exchanging = turn && state.phase === "exchange";
+  return h(
+    "div",
+    { class: "hand", id: "hand", role: "group", "aria-label": t("hand") },
+    state.hand.map((card) => {
+      const legal = playing && state.legal.includes(card);
+      const picked = exchanging && table.selected.has(card);
+      let label = cardName(card);
+      if (playing) label += `, ${legal ? t("legal") : t("not_playable")}`;
+      if (exchanging) label += picked ? `, ${t("discarded")}` : "";
+      return cardFace(card, {
+        tag: "button",
+        type: "button",
+        class: `in-hand${legal ? " legal" : ""}${playing && !legal ? " dim" : ""}${picked ? " picked" : ""}`,
+        label,
+        "data-key": `hand-${card}`,
+        "aria-disabled": (playing && !legal) || (!playing && !exchanging) ? "true" : null,
+        "aria-pressed": exchanging ? String(picked) : null,
+        onclick: () => clickCard(table, card, turn),
+      });
+    }),
+  );
+}
+
+function clickCard(table, card, turn) {
+  const state = table.state;
+  if (!turn) {
+    if (state.phase === "play" || state.phase === "exchange") table.problem = t("not_your_turn");
+    render();
+    return;
+  }
+  if (state.phase === "exchange") {
+    if (table.selected.has(card)) table.selected.delete(card);
+    else table.selected.add(card);
+    render();
+  } else if (state.phase === "play") {
+    // An illegal card is sent too: the server's reason ("must follow suit D") is the one shown.
+    act(table, { kind: "play", card });
+  }
+}
+
+// -- toolbar, dialogs and the log -------------------------------------------------------
+
+function toolbar(table, turn) {
+  const seated = table.seat !== null;
+  return h(
+    "div",
+    { class: "toolbar" },
+    h("button", { type: "button", "data-key": "last-trick", onclick: () => openDialog(table, "last") }, t("last_trick")),
+    h("button", { type: "button", "data-key": "scores", onclick: () => openDialog(table, "scores") }, t("scores")),
+    seated &&
+      h(
+        "button",
+        {
+          type: "button",
+          "data-key": "hint",
+          disabled: !turn,
+          onclick: () => {
+            table.hint = { id: nextId("h"), v: table.v };
+            send({ type: "hint", id: table.hint.id });
+            openDialog(table, "hint");
+          },
+        },
+        t("hint"),
+      ),
+    h("button", { type: "button", "data-key": "leave", onclick: () => send({ type: "leave" }) }, t("leave")),
+  );
+}
+
+function logPanel(table) {
+  return h(
+    "details",
+    { class: "log", open: window.innerWidth > 900 },
+    h("summary", {}, t("log")),
+    h(
+      "ol",
+      { id: "log" },
+      table.log
+        .flatMap((event) => logLines(table, event))
+        .reverse()
+        .map((line) => h("li", { "data-cards": line.cards?.join(" ") ?? null }, line.text)),
+    ),
+  );
+}
+
+function openDialog(table, kind) {
+  table.dialog = kind;
+  // The page is drawn again while the dialog is open: focus goes back to the button by its
+  // key, the element that was clicked may be gone.
+  table.dialogOpener = document.activeElement?.dataset?.key ?? null;
+  render();
+  const dialog = document.getElementById("dialog");
+  if (!dialog.open) dialog.showModal();
+}
+
+function fillDialog(app) {
+  const table = app.table;
+  const dialog = document.getElementById("dialog");
+  if (!dialog.dataset.bound) {
+    dialog.dataset.bound = "yes";
+    dialog.addEventListener("close", () => {
+      app.table.dialog = null;
+      const opener = app.table.dialogOpener;
+      if (opener) document.querySelector(`[data-key="${CSS.escape(opener)}"]`)?.focus();
+    });
+  }
+  if (!table.dialog) return;
+  const body = document.getElementById("dialog-body");
+  const title = document.getElementById("dialog-title");
+  document.getElementById("dialog-close").textContent = t("close");
+  if (table.dialog === "last") {
+    title.textContent = t("last_trick");
+    body.replaceChildren(lastTrick(table));
+  } else if (table.dialog === "scores") {
+    title.textContent = t("scores");
+    const names = [0, 1, 2, 3].map((seat) => seatName(table, seat));
+    const rounds = table.rounds.filter(Boolean);
+    body.replaceChildren(scoreTable(names, rounds), scoreChart(names, rounds));
+  } else if (table.dialog === "hint") {
+    title.textContent = t("hint_title");
+    body.replaceChildren(hintList(table.hint));
+  }
+}
+
+function lastTrick(table) {
+  const done = (table.state?.tricks ?? []).filter((trick) => trick.winner !== null);
+  const trick = done[done.length - 1];
+  if (!trick) return h("p", {}, t("no_last_trick"));
+  return h(
+    "ul",
+    { class: "last-trick" },
+    trick.cards.map((card, i) =>
+      h(
+        "li",
+        { class: trick.seats[i] === trick.winner ? "winner" : "" },
+        cardFace(card, { class: "small" }),
+        h("span", {}, seatName(table, trick.seats[i]), trick.seats[i] === trick.winner ? ` — ${t("took_it")}` : ""),
+      ),
+    ),
+  );
+}
+
+function hintList(hint) {
+  if (!hint) return h("p", {}, "");
+  if (hint.error) return h("p", {}, hint.error);
+  if (!hint.options) return h("p", {}, t("hint_wait"));
+  return h(
+    "ol",
+    { class: "hints" },
+    hint.options.map((option) =>
+      h(
+        "li",
+        {},
+        h("strong", {}, describeAction(option.action)),
+        h("span", {}, ` — ${t("hint_delta", { d: signed(option.expected_delta) })}`),
+        option.note ? h("small", {}, ` (${option.note})`) : null,
+      ),
+    ),
+  );
+}
+
+function describeAction(action) {
+  switch (action.kind) {
+    case "trump":
+      return t("act_trump", { suit: suitText(action.suit) });
+    case "turn":
+      return t("act_turn");
+    case "sit_out":
+      return t("act_sit_out");
+    case "exchange":
+      return action.discard.length ? t("act_exchange", { cards: action.discard.map(cardText).join(" ") }) : t("act_keep");
+    default:
+      return t("act_play", { card: cardText(action.card) });
+  }
+}
+
+function matchOver(app, table) {
+  const state = table.state;
+  if (!state || (state.phase !== "match_over" && !table.match)) return null;
+  const event = table.match;
+  const winners = event?.winners ?? state.scores.map((score, seat) => (score <= 0 ? seat : null)).filter((s) => s !== null);
+  const matchId = table.info?.match_id;
+  return h(
+    "div",
+    { class: "match-over", id: "match-over", role: "region", "aria-label": t("match_over") },
+    h("h2", {}, t("match_over")),
+    h("p", { class: "winners" }, t("winners", { names: winners.map((seat) => seatName(table, seat)).join(", ") })),
+    h(
+      "table",
+      {},
+      h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("col_player")), h("th", { scope: "col" }, t("final_score")), event && h("th", { scope: "col" }, t("riscos")))),
+      h(
+        "tbody",
+        {},
+        state.scores.map((score, seat) =>
+          h(
+            "tr",
+            { class: winners.includes(seat) ? "winner" : "" },
+            h("th", { scope: "row" }, seatName(table, seat)),
+            h("td", {}, score),
+            event && h("td", { class: event.riscos[seat] > 0 ? "good" : event.riscos[seat] < 0 ? "bad" : "" }, signed(Math.round(event.riscos[seat] * 100) / 100)),
+          ),
+        ),
+      ),
+    ),
+    h(
+      "div",
+      { class: "row" },
+      h("button", { type: "button", "data-key": "over-scores", onclick: () => openDialog(table, "scores") }, t("scores")),
+      matchId && h("a", { class: "button", href: `#/replay/${matchId}` }, t("replay_match")),
+      h("a", { class: "button primary", href: "#/", id: "back-to-lobby" }, t("new_match")),
+    ),
+  );
+}
