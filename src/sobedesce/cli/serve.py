@@ -73,6 +73,9 @@ def run(args: argparse.Namespace) -> int:
         sock = socket.socket(socket.AF_INET6 if ":" in args.host else socket.AF_INET)
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         sock.bind((args.host, args.port))
+        # Listen before telling the address: a client that connects at once waits in the
+        # backlog until the app has started, instead of being refused.
+        sock.listen(2048)
     except OSError as error:
         return fail(f"cannot listen on {args.host}:{args.port}: {error.strerror}")
     settings = Settings(pace=args.pace, away_after=args.away_after, allow_seed=args.allow_seed)

@@ -71,6 +71,12 @@ class _Bucket:
         self.tokens -= 1
 
 
+# At module level: with postponed annotations, FastAPI resolves a parameter's annotation in the
+# module's namespace, so an alias local to create_app() broke every endpoint that takes a token
+# (and /openapi.json) with a 500.
+Auth = Annotated[str | None, Header(description="Bearer TOKEN, the player's token")]
+
+
 class NewPlayer(BaseModel):
     name: str = Field(max_length=200, examples=["Ana"])
 
@@ -136,8 +142,6 @@ def create_app(
     async def server_error(request: Any, error: ServerError) -> JSONResponse:
         status = {"no_table": 404, "unauthorized": 401, "name_taken": 409, "seat_taken": 409}.get(error.code, 400)
         return JSONResponse({"detail": error.message, "code": error.code}, status_code=status)
-
-    Auth = Annotated[str | None, Header(description="Bearer TOKEN, the player's token")]
 
     @app.post("/api/players", tags=["players"], status_code=201)
     async def register(body: NewPlayer) -> dict[str, Any]:
@@ -261,7 +265,7 @@ def create_app(
 
 
 def _version() -> str:
-    from sobedesce import __version__  # noqa: PLC0415
+    from sobedesce import __version__
 
     return __version__
 

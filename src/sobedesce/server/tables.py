@@ -229,7 +229,11 @@ class Tables:
                     self._schedule_away(room, seat)
             self.rooms[room.id] = room
             if room.status == "playing":
-                self._drive(room)
+                if room.driver is not None and room.driver.match.is_over:
+                    # Stopped after storing the last decision, before recording the match.
+                    await self._finish(room)
+                else:
+                    self._drive(room)
         return len(rows)
 
     async def close(self) -> None:
@@ -448,7 +452,9 @@ class Tables:
         self._broadcast_table(room)
 
     def _attach(self, client: Client, room: Room, seat: int | None, since: int | None) -> None:
-        if client.room is not None and client.room is not room:
+        if client.room is not None and (client.room is not room or client.seat != seat):
+            # Leaving another table, or this table's seat for another place at it: the seat
+            # left behind is marked away in time if no other connection holds it.
             self.detach(client)
         client.room, client.seat = room, seat
         room.clients.add(client)
@@ -459,7 +465,7 @@ class Tables:
             if seat in room.away:
                 room.away.discard(seat)
         client.send({"type": "joined", "table": room.id, "seat": seat})
-        self._sync(client, room, since)
+        self._sync(client, room, since, always=True)
         if seat is not None and room.status == "playing":
             self._arm_clock(room)
 
@@ -517,9 +523,7 @@ class Tables:
     async def _start(self, room: Room) -> None:
         room.status = "playing"
         self._new_driver(room)
-        await self.write(
-            self.store.update_table, room.id, status="playing", seats=[s.to_row() for s in room.seats]
-        )
+        await self.write(self.store.update_table, room.id, status="playing", seats=[s.to_row() for s in room.seats])
         self._broadcast_table(room)
         self._drive(room)
 
@@ -531,9 +535,13 @@ class Tables:
         async with room.lock:
             driver = room.driver
             if room.status != "playing" or driver is None:
-                raise ServerError("not_started", "the match has not started" if room.status == "open" else "the match is over")
+                raise ServerError(
+                    "not_started", "the match has not started" if room.status == "open" else "the match is over"
+                )
             if version != room.version:
-                self._sync(client, room, min(version, room.version))
+                # Up to date from what this connection was sent (never the same event twice),
+                # with an update even when it has every event already.
+                self._sync(client, room, client.seen, always=True)
                 raise ServerError("stale", f"that decision was for version {version}; the table is at {room.version}")
             if driver.to_act != seat:
                 raise ServerError("not_your_turn", "it is not your turn")
@@ -601,6 +609,10 @@ class Tables:
                         action = driver.bot_action(stand_in)
                     else:
                         action = await asyncio.to_thread(driver.bot_action, stand_in)
+                        if self._automatic(room) != due:
+                            # The person came back while their stand-in was thinking: the
+                            # decision is theirs again.
+                            continue
                     await self._apply(room, due, action, "bot" if due in driver.bots else "stand_in")
                 self._flush(room)
 
@@ -622,15 +634,18 @@ class Tables:
         await self._store(room, before, {"seat": seat, "action": action_json(action), "by": by}, events)
 
     async def _store(self, room: Room, before: Match, data: dict[str, Any], events: list[Event]) -> None:
-        """Store the decision, then number its events; if the store fails, undo it."""
+        """Store the decision, then show it and number its events; if the store fails, undo it.
+
+        While the store writes, the table shows the match as it was (``before``): a connection
+        that joins or watches meanwhile is told only what is stored, at the version it is
+        stored under, never a decision that could still be undone.
+        """
         driver = room.driver
         assert driver is not None
         version = room.version + len(events)
-        try:
-            await self.write(self.store.append_decisions, room.id, [(room.decisions + 1, data)], version)
-        except BaseException:
-            driver.match = before
-            raise
+        after, driver.match = driver.match, before
+        await self.write(self.store.append_decisions, room.id, [(room.decisions + 1, data)], version)
+        driver.match = after
         room.decisions += 1
         self._log(room, events)
         if driver.match.is_over:
@@ -682,19 +697,25 @@ class Tables:
         if room.status == "finished":
             self._broadcast_table(room)
 
-    def _sync(self, client: Client, room: Room, since: int | None) -> None:
+    def _sync(self, client: Client, room: Room, since: int | None, *, always: bool = False) -> None:
         """Bring ``client`` up to date from event ``since``: the events it missed, or a full
-        snapshot when those are no longer kept (or ``since`` is unknown)."""
+        snapshot when those are no longer kept (or ``since`` is unknown).  An update with no
+        events is sent only when ``always`` (an answer to the client, not a broadcast)."""
         first_kept = room.log[0][0] if room.log else room.version + 1
         if since is not None and since > room.version:
             since = None
         if since is not None and (since >= first_kept - 1 or since == room.version):
             events = [event_json(e, client.seat) | {"v": v} for v, e in room.log if v > since]
-            if events or since != room.version:
+            if events or always:
                 client.send({"type": "update", "v": room.version, "events": events, "state": self._state(room, client)})
         else:
             client.send(
-                {"type": "snapshot", "v": room.version, "table": room.public(client), "state": self._state(room, client)}
+                {
+                    "type": "snapshot",
+                    "v": room.version,
+                    "table": room.public(client),
+                    "state": self._state(room, client),
+                }
             )
         client.seen = room.version
 

@@ -1,0 +1,940 @@
+"""``sobedesce serve`` end to end: a real server in a subprocess, real WebSocket clients.
+
+Every test starts its own server on a free loopback port (``tests/server_client.py``) with
+``--pace 0``, so bots move at once; scripted people pick their decisions from ``state.legal``.
+Nothing sleeps: each step waits for the message that shows it happened.  The whole-match
+and SIGKILL tests also run against PostgreSQL when ``SOBEDESCE_TEST_DATABASE_URL`` is set.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import random
+import uuid
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from websockets.exceptions import ConnectionClosed, InvalidStatus
+
+from server_client import (
+    POSTGRES_SKIP,
+    POSTGRES_URL,
+    EngineReplay,
+    GameClient,
+    LeakWatch,
+    Message,
+    ServerProcess,
+    answer_to,
+    at_version,
+    card_strings,
+    choose_action,
+    current_trick,
+    mid_trick,
+    postgres_schema,
+    unique_name,
+)
+from sobedesce.core import read_record
+
+pytestmark = pytest.mark.slow
+
+MakeServer = Callable[..., ServerProcess]
+
+
+# -- fixtures ------------------------------------------------------------------------------
+
+
+class _Servers:
+    def __init__(self, root: Path, db: str | None = None) -> None:
+        self.root, self.db = root, db
+        self.started: list[ServerProcess] = []
+
+    def __call__(self, **options: Any) -> ServerProcess:
+        workdir = self.root / f"server{len(self.started)}"
+        workdir.mkdir()
+        server = ServerProcess(workdir, db=self.db, **options)
+        self.started.append(server)
+        return server.start()
+
+    def stop_all(self) -> None:
+        for server in self.started:
+            server.stop()
+
+
+@pytest.fixture
+def make_server(tmp_path: Path) -> Iterator[MakeServer]:
+    """Start servers on SQLite stores in ``tmp_path``; they are stopped after the test."""
+    servers = _Servers(tmp_path)
+    yield servers
+    servers.stop_all()
+
+
+@pytest.fixture(
+    params=["sqlite", pytest.param("postgresql", marks=pytest.mark.skipif(not POSTGRES_URL, reason=POSTGRES_SKIP))]
+)
+def db(request: pytest.FixtureRequest) -> Iterator[str | None]:
+    """``None`` for SQLite in the data folder, or the URL of a fresh PostgreSQL schema."""
+    if request.param == "sqlite":
+        yield None
+        return
+    assert POSTGRES_URL is not None
+    with postgres_schema(POSTGRES_URL) as url:
+        yield url
+
+
+@pytest.fixture
+def db_server(db: str | None, tmp_path: Path) -> Iterator[MakeServer]:
+    """Start servers on the ``db`` store; stopped before the store is dropped."""
+    servers = _Servers(tmp_path, db)
+    yield servers
+    servers.stop_all()
+
+
+def run(coroutine: Any) -> Any:
+    return asyncio.run(coroutine)
+
+
+async def finished_table(client: GameClient) -> Message:
+    """The ``table`` message that tells the match is over (with its ``match_id``)."""
+    await client.reach(lambda c: c.table_info is not None and c.table_info["status"] == "finished", "the end")
+    table = client.table_info
+    assert table is not None
+    assert isinstance(table["match_id"], int)
+    return table
+
+
+async def stop_playing(client: GameClient, playing: asyncio.Task[None]) -> None:
+    """End a background ``play`` by closing its connection (cancelling a task blocked in
+    ``wait_for`` may be lost on Python 3.11 when a message arrives at the same moment)."""
+    await client.close()
+    with contextlib.suppress(ConnectionClosed):
+        await playing
+
+
+def check_record(server: ServerProcess, match_id: int, clients: list[GameClient]) -> EngineReplay:
+    """The match's record, replayed by ``read_record`` to the scores the clients were told,
+    and decision by decision against every event and state each client received."""
+    with server.http() as http:
+        response = http.get(f"/api/matches/{match_id}/record")
+    assert response.status_code == 200, response.text
+    assert response.headers["content-type"].startswith("application/json")
+    record = response.text
+    match = read_record(record)
+    assert match.is_over
+    replay = EngineReplay.of(record)
+    assert replay.match.scores == match.scores
+    for client in clients:
+        assert client.match_event is not None, f"{client.label} never heard the match end"
+        assert client.match_event["scores"] == match.scores
+        assert client.match_event["winners"] == match.winners
+        assert client.match_event["v"] == replay.version
+        assert replay.check_client(client) > 0
+    return replay
+
+
+# -- whole matches ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("rules", ["classic", "table"])
+def test_a_person_plays_a_whole_match_against_three_bots(rules: str, db_server: MakeServer) -> None:
+    server = db_server()
+
+    async def scenario() -> tuple[GameClient, Message]:
+        person = await GameClient.person(server, "ana")
+        joined = await person.quick(rules, "easy")
+        assert joined["seat"] == 0
+        assert person.table_info is not None and person.table_info["rules"] == rules
+        assert [s["kind"] for s in person.table_info["seats"]] == ["person", "bot", "bot", "bot"]
+        await person.play(random.Random(f"bots-{rules}"))
+        table = await finished_table(person)
+        await person.close()
+        return person, table
+
+    person, table = run(scenario())
+    assert person.player is not None
+    name = person.player["name"]
+    replay = check_record(server, table["match_id"], [person])
+    assert replay.match.players is not None and replay.match.players[0] == name
+    assert replay.match.rules.name == rules
+    with server.http() as http:
+        summary = http.get(f"/api/matches/{table['match_id']}").json()
+        bots_board = http.get("/api/leaderboard", params={"among": "bots"}).json()
+        people_board = http.get("/api/leaderboard", params={"among": "people"}).json()
+        history = http.get(f"/api/players/{name.upper()}/history").json()
+    assert summary["players"][0] == name
+    mine = [row for row in bots_board if row["player"] == name]
+    assert len(mine) == 1 and mine[0]["played"] == 1
+    assert mine[0]["won"] == (0 in replay.match.winners)
+    assert not [row for row in people_board if row["player"] == name], "a match with bots counted among people"
+    assert len(history) == 1
+    entry = history[0]
+    assert entry["match"] == table["match_id"] and entry["seat"] == 0 and entry["with_bots"] is True
+    assert entry["score"] == replay.match.scores[0] and entry["scores"] == replay.match.scores
+    assert entry["rules"] == rules
+
+
+@pytest.mark.parametrize("rules", ["classic", "table"])
+def test_four_people_and_a_spectator_play_a_whole_match_and_learn_no_hidden_card(
+    rules: str, make_server: MakeServer
+) -> None:
+    server = make_server()
+    seed = f"seed-{uuid.uuid4().hex}"
+    watch = LeakWatch(secrets=(seed,))
+
+    async def connect(label: str) -> GameClient:
+        client = await GameClient.open(server, label)
+        watch.attach(client)
+        welcome = await client.hello(name=unique_name(label))
+        assert welcome["type"] == "welcome"
+        return client
+
+    async def scenario() -> tuple[list[GameClient], GameClient, Message]:
+        host = await connect("host")
+        table = await host.create(["you", "open", "open", "open"], rules, seed=seed)
+        table_id = table["id"]
+        assert table["status"] == "open" and table["rules"] == rules
+        assert "secret" not in table and "seed" not in table
+        assert host.seat == 0 and host.state is None, "no state before the match starts"
+        spectator = await connect("spectator")
+        await spectator.watch(table_id)
+        assert spectator.state is None
+        await spectator.send({"type": "list"})
+        listed = await spectator.until_type("tables")
+        assert any(t["id"] == table_id and t["status"] == "open" for t in listed["tables"])
+
+        second = await connect("second")
+        await second.join(table_id, seat=2)
+        assert second.seat == 2
+        third = await connect("third")
+        # Before the match: leaving opens the seat again, and joining takes it back.
+        await third.join(table_id)
+        assert third.seat == 1
+        await third.send({"type": "leave"})
+        await third.until_type("left")
+        await host.reach(
+            lambda c: c.table_info is not None and c.table_info["seats"][1]["kind"] == "open", "seat 1 open again"
+        )
+        await third.join(table_id)
+        assert third.seat == 1
+        assert host.state is None and spectator.state is None, "the match started before every seat was taken"
+
+        fourth = await connect("fourth")
+        await fourth.send({"type": "join", "table": table_id, "seat": 2})
+        taken = await fourth.until_type("error")
+        assert taken["code"] == "seat_taken" and "seat 2" in taken["message"]
+        await fourth.join(table_id)
+        assert fourth.seat == 3
+        late = await connect("late")
+        await late.send({"type": "join", "table": table_id})
+        refused = await late.until_type("error")
+        assert refused["code"] == "table_full"
+
+        people = [host, third, second, fourth]
+        assert [p.seat for p in people] == [0, 1, 2, 3]
+        await spectator.reach(lambda c: c.table_info is not None and c.table_info["status"] == "playing", "start")
+        assert spectator.table_info is not None
+        assert [s["kind"] for s in spectator.table_info["seats"]] == ["person"] * 4
+        await asyncio.gather(
+            *(p.play(random.Random(f"{rules}-{p.seat}")) for p in people),
+            spectator.until(lambda m: spectator.match_event is not None, what="the match event"),
+        )
+        tables = await asyncio.gather(*(finished_table(c) for c in [*people, spectator]))
+        assert len({t["match_id"] for t in tables}) == 1
+        for client in [*people, spectator, late]:
+            await client.close()
+        return people, spectator, tables[0]
+
+    people, spectator, table = run(scenario())
+    assert watch.problems == [], "\n".join(watch.problems[:5])
+    assert watch.messages > 200
+    check_record(server, table["match_id"], [*people, spectator])
+    check_spectator_saw_no_hand(spectator)
+    names = [p.player["name"] for p in people if p.player is not None]
+    with server.http() as http:
+        board = {row["player"]: row for row in http.get("/api/leaderboard", params={"among": "people"}).json()}
+        history = http.get(f"/api/players/{names[2]}/history").json()
+    for name in names:
+        assert board[name]["played"] == 1
+    assert history[0]["seat"] == 2 and history[0]["with_bots"] is False
+    assert history[0]["players"] == names
+
+
+@pytest.mark.parametrize("rules", ["classic", "table"])
+def test_a_person_and_a_spectator_at_a_bot_table_learn_no_hidden_card(rules: str, make_server: MakeServer) -> None:
+    server = make_server()
+    watch = LeakWatch()
+
+    async def scenario() -> tuple[GameClient, GameClient, Message]:
+        person = await GameClient.open(server, "person")
+        watch.attach(person)
+        await person.hello(name=unique_name("Ana"))
+        table = await person.create(["open", "easy", "easy", "easy"], rules)
+        spectator = await GameClient.open(server, "spectator")
+        watch.attach(spectator)
+        await spectator.hello(name=unique_name("Eve"))
+        await spectator.watch(table["id"])
+        await person.join(table["id"])
+        assert person.seat == 0
+        await asyncio.gather(
+            person.play(random.Random(f"leak-{rules}")),
+            spectator.until(lambda m: spectator.match_event is not None, what="the match event"),
+        )
+        finished = await finished_table(person)
+        await person.close()
+        await spectator.close()
+        return person, spectator, finished
+
+    person, spectator, table = run(scenario())
+    assert watch.problems == [], "\n".join(watch.problems[:5])
+    replay = check_record(server, table["match_id"], [person, spectator])
+    # The spectator watched from before the first deal: it got every event of the match.
+    assert sorted(spectator.events) == list(range(1, replay.version + 1))
+    check_spectator_saw_no_hand(spectator)
+    # Every bot's exchange was told as a count only, to the person too.
+    exchanges = [e for e in person.events.values() if e["kind"] == "exchange" and e["seat"] != 0]
+    assert exchanges and all("discard" not in e and "drawn" not in e for e in exchanges)
+
+
+def check_spectator_saw_no_hand(spectator: GameClient) -> None:
+    states = 0
+    for message in spectator.log:
+        keys = set(_keys(message))
+        assert not keys & {"hand", "legal", "my_discards", "discard", "drawn"}, f"the spectator got {message}"
+        states += message.get("state") is not None
+    assert states > 10
+
+
+def _keys(value: Any) -> Iterator[str]:
+    if isinstance(value, dict):
+        for key, item in value.items():
+            yield key
+            yield from _keys(item)
+    elif isinstance(value, list):
+        for item in value:
+            yield from _keys(item)
+
+
+# -- coming back ----------------------------------------------------------------------------
+
+
+def test_reconnecting_mid_trick_resumes_from_the_last_event(make_server: MakeServer) -> None:
+    server = make_server()
+
+    async def scenario() -> None:
+        rng = random.Random("resume")
+        first = await GameClient.person(server, "ana")
+        await first.quick("classic", "easy")
+        table = first.table
+        assert table is not None
+        await first.play(rng, stop=mid_trick)
+        v0, state0 = first.v, first.state
+        assert v0 is not None and state0 is not None and v0 >= 6
+        await first.close()
+
+        # Back with the same token on a new connection: nothing happened (the bots wait).
+        again = await GameClient.person(server, "ana2", token=first.token)
+        assert again.player == first.player
+        await again.join(table, since=v0)
+        sync = again.last_sync
+        assert sync["type"] == "update" and sync["v"] == v0 and sync["events"] == []
+        assert sync["state"] == state0
+        # Missed events come again, exactly those after ``since``, as they were.
+        await again.join(table, since=v0 - 3)
+        sync = again.last_sync
+        assert sync["type"] == "update" and sync["v"] == v0
+        assert [e["v"] for e in sync["events"]] == [v0 - 2, v0 - 1, v0]
+        assert sync["events"] == [first.events[v] for v in (v0 - 2, v0 - 1, v0)]
+        assert sync["state"] == state0
+        # No ``since``, or one the table never reached: a snapshot.
+        await again.join(table)
+        assert again.last_sync["type"] == "snapshot" and again.last_sync["v"] == v0
+        assert again.last_sync["state"] == state0
+        await again.join(table, since=v0 + 100)
+        assert again.last_sync["type"] == "snapshot" and again.last_sync["v"] == v0
+        # A spectator coming back gets the public copies.
+        spectator = await GameClient.person(server, "eve")
+        await spectator.watch(table, since=v0 - 2)
+        assert spectator.last_sync["type"] == "update"
+        assert [e["v"] for e in spectator.last_sync["events"]] == [v0 - 1, v0]
+        assert "hand" not in spectator.last_sync["state"]
+        # The decision is still the person's, and it is taken.
+        ack = await again.decide(choose_action(state0, rng))
+        assert ack["v"] > v0
+        assert again.v is not None and again.v >= ack["v"]
+        assert again.events[v0 + 1]["seat"] == 0 and again.events[v0 + 1]["kind"] == "play"
+
+    run(scenario())
+
+
+def test_a_since_older_than_the_kept_events_gets_a_snapshot(make_server: MakeServer) -> None:
+    # keep_events is not a command-line option: the same app, launched with Settings(keep_events=5).
+    server = make_server(settings={"pace": 0, "keep_events": 5})
+
+    async def scenario() -> None:
+        person = await GameClient.person(server, "ana")
+        await person.quick("classic", "easy")
+        await person.play(random.Random("old"), stop=lambda c: c.my_turn and (c.v or 0) >= 12)
+        v = person.v
+        assert v is not None
+        await person.join(person.table, since=v - 5)  # the oldest kept event is v - 4
+        assert person.last_sync["type"] == "update"
+        assert [e["v"] for e in person.last_sync["events"]] == list(range(v - 4, v + 1))
+        await person.join(person.table, since=v - 6)
+        assert person.last_sync["type"] == "snapshot" and person.last_sync["v"] == v
+        await person.join(person.table, since=1)
+        assert person.last_sync["type"] == "snapshot" and person.last_sync["v"] == v
+        assert person.state is not None and person.last_sync["state"]["hand"] == person.state["hand"]
+
+    run(scenario())
+
+
+def test_a_bot_stands_in_after_a_drop_and_the_person_takes_the_seat_back(make_server: MakeServer) -> None:
+    server = make_server(away_after=0.5)
+
+    async def scenario() -> None:
+        rng = random.Random("away")
+        person = await GameClient.person(server, "ana")
+        await person.quick("classic", "easy")
+        table = person.table
+        assert table is not None
+        watcher = await GameClient.person(server, "eve")
+        await watcher.watch(table)
+        await person.play(rng, stop=lambda c: c.my_turn)
+        v0 = person.v
+        assert v0 is not None
+        await person.close()
+
+        away = await watcher.until(
+            lambda m: m["type"] == "table" and m["table"]["seats"][0]["away"], what="seat 0 marked away"
+        )
+        assert away["table"]["seats"][0]["connected"] is False
+        assert watcher.v == v0, "someone decided for the seat before it was marked away"
+        await watcher.until(
+            lambda m: m["type"] == "update" and any(e["v"] == v0 + 1 for e in m["events"]),
+            what="the stand-in's decision",
+        )
+        stand_in = watcher.events[v0 + 1]
+        assert stand_in["seat"] == 0 and stand_in["kind"] in ("trump", "exchange", "play"), stand_in
+
+        back = await GameClient.person(server, "ana2", token=person.token)
+        await back.join(table, since=v0)
+        assert back.last_sync["type"] == "update"
+        assert back.events[v0 + 1]["seat"] == 0  # the person hears what was done for them
+        present = await watcher.until(
+            lambda m: m["type"] == "table" and m["table"]["seats"][0]["connected"], what="seat 0 back"
+        )
+        assert present["table"]["seats"][0]["away"] is False
+        # The person's decisions are theirs again.  A stand-in's decision that was being
+        # stored as they came back may overtake their first one (stale, with an update);
+        # after it, the seat's decisions are the person's.
+        for attempt in range(2):
+            await back.reach(lambda c: c.my_turn, "the person's next turn")
+            before = back.v
+            assert before is not None and back.state is not None
+            request_id = await back.act(choose_action(back.state, rng))
+            answer = await back.until(answer_to(request_id), what="the answer")
+            if answer["type"] == "ack":
+                break
+            assert answer["code"] == "stale" and attempt == 0, answer
+            await back.reach(at_version(before + 1), "the decision that overtook")
+        assert before is not None
+        await back.reach(at_version(answer["v"]), "the update")
+        assert back.events[before + 1]["seat"] == 0, "the person's decision was not the one taken"
+        assert back.v is not None and back.v >= answer["v"]
+
+        # Leaving during the match hands the seat to the stand-in at once ...
+        await back.send({"type": "leave"})
+        await back.until_type("left")
+        await watcher.until(lambda m: m["type"] == "table" and m["table"]["seats"][0]["away"], what="away on leave")
+        # ... joining takes it back ...
+        await back.join(table)
+        await watcher.until(lambda m: m["type"] == "table" and not m["table"]["seats"][0]["away"], what="back")
+        # ... and turning spectator on one's only connection leaves the seat too.
+        await back.watch(table)
+        await watcher.until(lambda m: m["type"] == "table" and m["table"]["seats"][0]["away"], what="away on watch")
+
+    run(scenario())
+
+
+def test_a_decision_is_shown_only_once_it_is_stored(make_server: MakeServer) -> None:
+    # The store holds the round's first decision (the chooser's trump) until the test lets it go.
+    server = make_server(settings={"pace": 0}, gate=2)
+
+    async def scenario() -> None:
+        person = await GameClient.person(server, "ana")
+        watcher = await GameClient.person(server, "eve")  # registered now: the store is one writer
+        await person.quick("classic", "easy")
+        playing = asyncio.create_task(person.play(random.Random("gate"), stop=lambda c: False))
+        gate = await asyncio.to_thread(server.read_line)
+        assert gate.startswith("GATE decision 2 "), gate
+        # Someone who comes to the table meanwhile is told the stored match: the deal, and
+        # no trump yet, at the version it is stored under.
+        await watcher.watch(person.table or "")
+        sync = watcher.last_sync
+        assert sync["v"] == 1, sync
+        assert sync["state"]["phase"] == "trump" and sync["state"]["trump"] is None, sync["state"]
+        assert sync["state"]["hand_sizes"] == [3, 3, 3, 3]
+        server.release()
+        await watcher.reach(at_version(2), "the stored decision")
+        assert watcher.events[2]["kind"] == "trump"
+        assert watcher.state is not None and watcher.state["phase"] in ("exchange", "play", "deal")
+        await stop_playing(person, playing)
+
+    run(scenario())
+
+
+def test_a_match_over_when_the_server_died_is_recorded_when_it_starts_again(make_server: MakeServer) -> None:
+    # The last decision is stored; the server dies while recording the finished match.
+    server = make_server(settings={"pace": 0}, gate="finish")
+
+    async def scenario() -> GameClient:
+        person = await GameClient.person(server, "ana")
+        await person.quick("table", "easy")
+        playing = asyncio.create_task(person.play(random.Random("finish"), stop=lambda c: False))
+        gate = await asyncio.to_thread(server.read_line)
+        assert gate == "GATE finish"
+        await stop_playing(person, playing)
+        return person
+
+    person = run(scenario())
+    assert person.match_event is None, "the end was told before the match was recorded"
+    server.kill()
+    server.settings = None  # the same data folder, served by `sobedesce serve`
+    server.start()
+    assert person.player is not None
+    with server.http() as http:
+        table = http.get(f"/api/tables/{person.table}").json()
+        assert table["status"] == "finished" and isinstance(table["match_id"], int), table
+        record = http.get(f"/api/matches/{table['match_id']}/record")
+        history = http.get(f"/api/players/{person.player['name']}/history").json()
+    assert record.status_code == 200
+    replay = EngineReplay.of(record.text)
+    assert replay.match.is_over
+    assert replay.check_client(person) > 0
+    assert [entry["match"] for entry in history] == [table["match_id"]]
+
+
+def test_a_killed_server_resumes_the_match_where_it_was(db_server: MakeServer) -> None:
+    server = db_server()
+    rng = random.Random("kill")
+
+    async def before() -> GameClient:
+        person = await GameClient.person(server, "ana")
+        await person.quick("classic", "easy")
+        await person.play(rng, stop=mid_trick)
+        return person
+
+    person = run(before())
+    v0, state0 = person.v, person.state
+    assert v0 is not None and state0 is not None
+    server.kill()
+    server.start()
+
+    async def after() -> tuple[GameClient, Message]:
+        back = await GameClient.person(server, "ana2", token=person.token)
+        await back.join(person.table)
+        snapshot = back.last_sync
+        assert snapshot["type"] == "snapshot" and snapshot["v"] == v0
+        state = snapshot["state"]
+        for key in ("hand", "scores", "tricks", "phase", "legal", "to_act", "round", "trump", "my_discards"):
+            assert state[key] == state0[key], key
+        assert state == state0
+        assert snapshot["table"]["status"] == "playing"
+        # The events were rebuilt from the store: the same numbers, the same contents.
+        await back.join(person.table, since=v0 - 4)
+        assert back.last_sync["events"] == [person.events[v] for v in range(v0 - 3, v0 + 1)]
+        ack = await back.decide(choose_action(state, rng))
+        assert ack["v"] > v0
+        await back.play(rng)
+        return back, await finished_table(back)
+
+    back, table = run(after())
+    replay = check_record(server, table["match_id"], [back])
+    # What the first connection was told before the kill agrees with the finished record too.
+    assert replay.check_client(person) > 0
+
+
+# -- bad input -------------------------------------------------------------------------------
+
+
+async def refused(
+    client: GameClient, message: Message | str, code: str, *, naming: str | tuple[str, ...] = ()
+) -> Message:
+    """Send ``message``: the answer is an error ``code`` whose text names the problem, and no
+    ack or update came before it."""
+    start = len(client.log)
+    await client.send(message)
+    error = await client.until_type("error")
+    assert error["code"] == code, f"{message!r}: {error}"
+    for word in (naming,) if isinstance(naming, str) else naming:
+        assert word in error["message"], f"{message!r}: {error['message']!r} does not name {word!r}"
+    # A stale decision gets an update first: with no events, the connection being up to date.
+    between = [
+        m
+        for m in client.log[start:-1]
+        if m["type"] in ("ack", "snapshot") or (m["type"] == "update" and (m["events"] or m["v"] != client.v))
+    ]
+    assert between == [], f"{message!r} changed something: {between}"
+    return error
+
+
+async def still_there(clients: list[GameClient], v: int) -> None:
+    """Every connection is open, answers a ping, and its table is still at ``v``."""
+    for client in clients:
+        start = len(client.log)
+        await client.send({"type": "ping"})
+        await client.until_type("pong")
+        changed = [m for m in client.log[start:] if m["type"] in ("update", "snapshot", "ack")]
+        assert changed == [], f"{client.label}: {changed}"
+        assert client.v == v
+
+
+def test_bad_decisions_and_messages_are_refused_and_change_nothing(make_server: MakeServer) -> None:
+    server = make_server()
+
+    async def scenario() -> None:
+        host = await GameClient.person(server, "host")
+        table = (await host.create(["you", "open", "open", "open"], "classic", seed="bad-input"))["id"]
+        guests = [await GameClient.person(server, f"guest{n}") for n in (1, 2, 3)]
+        for guest in guests:
+            await guest.join(table)
+        seats = [host, *guests]
+        watcher = await GameClient.person(server, "watcher")
+        await watcher.watch(table)
+        for client in [*seats, watcher]:
+            await client.reach(lambda c: c.state is not None and c.state["phase"] == "trump", "the deal")
+        v = host.v
+        assert v is not None and all(c.v == v for c in seats)
+        actor = seats[host.state["to_act"]] if host.state else host
+        other = seats[((actor.seat or 0) + 1) % 4]
+
+        # Not due from you: another seat's turn, a spectator, a hint out of turn.
+        await refused(other, {"type": "act", "id": "o1", "v": v, "action": {"kind": "turn"}}, "not_your_turn")
+        error = await refused(other, {"type": "hint", "id": "h1"}, "not_your_turn")
+        assert error["id"] == "h1"
+        await refused(watcher, {"type": "act", "id": "w1", "v": v, "action": {"kind": "turn"}}, "not_seated")
+        # Malformed messages.
+        await refused(actor, "{not json", "bad_json", naming="not JSON")
+        await refused(actor, "[1, 2]", "bad_message", naming="object")
+        await refused(actor, {"id": "x"}, "bad_message", naming="'type'")
+        await refused(actor, {"type": "dance"}, "unknown_type", naming="'dance'")
+        error = await refused(actor, {"type": "act", "id": "m1"}, "bad_message", naming=("v:", "action:"))
+        assert error["id"] == "m1"
+        await refused(
+            actor, {"type": "act", "id": "m2", "v": "three", "action": {"kind": "turn"}}, "bad_message", naming="v:"
+        )
+        await refused(
+            actor, {"type": "act", "id": "m3", "v": v, "action": {"kind": "fly"}}, "bad_message", naming="action"
+        )
+        await refused(actor, {"type": "ping", "extra": 1}, "bad_message", naming="extra")
+        await refused(actor, {"type": "join", "table": 7}, "bad_message", naming="table")
+        await refused(actor, {"type": "create", "seats": ["you"]}, "bad_message", naming="seats")
+        error = await refused(
+            actor,
+            {"type": "act", "id": "c1", "v": v, "action": {"kind": "play", "card": "1X"}},
+            "bad_card",
+            naming="1X",
+        )
+        assert error["id"] == "c1"
+        # Against the rules now: the engine's reason.
+        await refused(
+            actor, {"type": "act", "id": "r1", "v": v, "action": {"kind": "sit_out"}}, "illegal", naming="choose trump"
+        )
+        # Stale: an old version, a future one.
+        await refused(
+            actor, {"type": "act", "id": "s1", "v": v - 1, "action": {"kind": "turn"}}, "stale", naming=str(v)
+        )
+        await refused(actor, {"type": "act", "id": "s2", "v": v + 5, "action": {"kind": "turn"}}, "stale")
+        await still_there([*seats, watcher], v)
+
+        # A decision taken, then sent again: refused as stale, applied once.
+        ack = await actor.decide({"kind": "trump", "suit": "S"})
+        for client in [*seats, watcher]:
+            await client.reach(at_version(ack["v"]), "the trump update")
+        error = await refused(
+            actor, {"type": "act", "id": ack["id"], "v": v, "action": {"kind": "trump", "suit": "S"}}, "stale"
+        )
+        assert error["id"] == ack["id"]
+        await still_there([*seats, watcher], ack["v"])
+        await watcher.send({"type": "list"})
+        listed = await watcher.until_type("tables")
+        assert [t["v"] for t in listed["tables"] if t["id"] == table] == [ack["v"]]
+        assert [e["kind"] for e in watcher.events.values()].count("trump") == 1
+
+        # The exchange: the chooser must play (classic), cards not held, too many cards.
+        chooser = actor
+        assert chooser.my_turn and chooser.state is not None and chooser.state["phase"] == "exchange"
+        v = chooser.v
+        assert v is not None
+        await refused(
+            chooser, {"type": "act", "id": "x1", "v": v, "action": {"kind": "sit_out"}}, "illegal", naming="must play"
+        )
+        foreign = next(c for c in ("AS", "7S", "KS", "JS", "QS", "6S") if c not in chooser.state["hand"])
+        await refused(
+            chooser,
+            {"type": "act", "id": "x2", "v": v, "action": {"kind": "exchange", "discard": [foreign]}},
+            "illegal",
+            naming=f"does not hold {foreign}",
+        )
+        await refused(
+            chooser,
+            {"type": "act", "id": "x3", "v": v, "action": {"kind": "exchange", "discard": ["2S"] * 6}},
+            "bad_message",
+            naming="discard",
+        )
+        await still_there([*seats, watcher], v)
+
+        # Play on until someone to act could fail to follow suit: "must follow suit".
+        by_seat = {c.seat: c for c in seats}
+        rng = random.Random("bad")
+        for _ in range(400):
+            state = host.state
+            assert state is not None and state["phase"] != "match_over"
+            mover = by_seat[state["to_act"]] if state["to_act"] is not None else None
+            if mover is not None and mover.state is not None and mover.my_turn:
+                trick = current_trick(mover.state)
+                if trick and trick["cards"]:
+                    lead = trick["cards"][0][1]
+                    hand = mover.state["hand"]
+                    off = [c for c in hand if c[1] != lead]
+                    if off and any(c[1] == lead for c in hand):
+                        v = mover.v
+                        assert v is not None
+                        error = await refused(
+                            mover,
+                            {"type": "act", "id": "f1", "v": v, "action": {"kind": "play", "card": off[0]}},
+                            "illegal",
+                        )
+                        assert error["message"] == f"must follow suit {lead}" and error["id"] == "f1"
+                        gone = next(c for c in trick["cards"])
+                        await refused(
+                            mover,
+                            {"type": "act", "id": "f2", "v": v, "action": {"kind": "play", "card": gone}},
+                            "illegal",
+                            naming=f"does not hold {gone}",
+                        )
+                        await still_there([*seats, watcher], v)
+                        break
+            assert mover is not None, f"no one to act in {state}"
+            ack = await mover.decide(choose_action(mover.state or {}, rng))
+            for client in [*seats, watcher]:
+                await client.reach(at_version(ack["v"]), "the update")
+        else:
+            raise AssertionError("no one was ever able to fail to follow suit")
+
+    run(scenario())
+
+
+def test_a_message_over_64_kib_closes_the_connection_with_1009(make_server: MakeServer) -> None:
+    server = make_server()
+
+    async def scenario() -> None:
+        client = await GameClient.person(server, "big")
+        # Just under the limit: an ordinary bad message, and the connection stays.
+        text = json.dumps({"type": "ping", "pad": "x" * (64 * 1024 - 40)})
+        assert len(text.encode()) <= 64 * 1024
+        await refused(client, text, "bad_message", naming="pad")
+        await client.send({"type": "ping"})
+        await client.until_type("pong")
+        # Over it: closed with 1009.
+        await client.send(json.dumps({"type": "ping", "pad": "x" * (64 * 1024)}))
+        assert await client.closed_code() == 1009
+        # The limit is in bytes: 40,000 two-byte characters are over it too.
+        other = await GameClient.person(server, "wide")
+        await other.send(json.dumps({"type": "ping", "pad": "é" * 40_000}, ensure_ascii=False))
+        assert await other.closed_code() == 1009
+
+    run(scenario())
+
+
+def test_a_flood_is_rate_limited_and_the_connection_and_match_survive(make_server: MakeServer) -> None:
+    server = make_server()
+
+    async def scenario() -> None:
+        rng = random.Random("flood")
+        person = await GameClient.person(server, "ana")
+        await person.quick("classic", "easy")
+        await person.play(rng, stop=lambda c: c.my_turn)
+        v = person.v
+        start = len(person.log)
+        for _ in range(300):
+            await person.send({"type": "ping"})
+        error = await person.until(lambda m: m["type"] == "error", what="rate_limited")
+        assert error["code"] == "rate_limited" and "too many messages" in error["message"]
+        pongs = sum(m["type"] == "pong" for m in person.log[start:])
+        # A burst of 40 passes (more if the server, busy, reads the flood slower than 10 a second).
+        assert 30 <= pongs < 300, f"{pongs} pongs before the limit"
+        # Still connected: poll with pings until one is answered again.
+        for _ in range(100):
+            await person.send({"type": "ping"})
+            if await person.maybe(lambda m: m["type"] == "pong", 0.5) is not None:
+                break
+        else:
+            raise AssertionError("the connection never answered again after the flood")
+        assert sum(m["type"] == "pong" for m in person.log[start:]) < 300, "no message was dropped"
+        # The match goes on: the person's decision (sent again until answered) is taken.
+        assert person.v == v and person.state is not None
+        action = choose_action(person.state, rng)
+        request_id = person.new_id()
+        for _ in range(100):
+            await person.act(action, v=v, request_id=request_id)
+            answer = await person.maybe(lambda m: m.get("id") == request_id, 0.5)
+            if answer is not None:
+                break
+        else:
+            raise AssertionError("the decision was never answered")
+        assert answer["type"] == "ack", answer
+        await person.until(lambda m: m["type"] == "update" and m["v"] >= answer["v"], what="the update")
+
+    run(scenario())
+
+
+def test_tokens_are_required_and_foreign_origins_refused(make_server: MakeServer) -> None:
+    server = make_server()
+
+    async def scenario() -> None:
+        anon = await GameClient.open(server, "anon")
+        for message in (
+            {"type": "quick"},
+            {"type": "create", "seats": ["you", "easy", "easy", "easy"]},
+            {"type": "join", "table": "abcd"},
+            {"type": "act", "id": "a", "v": 0, "action": {"kind": "turn"}},
+        ):
+            await refused(anon, message, "unauthorized", naming="hello")
+        await refused(anon, {"type": "hello", "token": "not-a-token"}, "unauthorized", naming="token")
+        await refused(anon, {"type": "quick"}, "unauthorized")
+        await refused(anon, {"type": "hello"}, "bad_message", naming="token")
+        await anon.send({"type": "list"})  # the lobby is public
+        await anon.until_type("tables")
+
+        registered = await GameClient.person(server, "ana")
+        token = registered.token
+        assert token and registered.player is not None
+        # The token in the upgrade's Authorization header.
+        header = await GameClient.open(server, "header", headers={"Authorization": f"Bearer {token}"})
+        welcome = await header.until_type("welcome")
+        assert welcome["player"] == registered.player and "token" not in welcome
+        wrong = await GameClient.open(server, "wrong", headers={"Authorization": "Bearer nope"})
+        error = await wrong.until_type("error")
+        assert error["code"] == "unauthorized"
+        await refused(wrong, {"type": "quick"}, "unauthorized")
+        # The token in hello.
+        again = await GameClient.person(server, "ana2", token=token)
+        assert again.player == registered.player
+
+        # Another site's page may not connect; the server's own page may.
+        with pytest.raises(InvalidStatus) as refusal:
+            await GameClient.open(server, "evil", origin="http://evil.example")
+        assert refusal.value.response.status_code == 403
+        with pytest.raises(InvalidStatus) as refusal:
+            await GameClient.open(server, "null", origin="null")
+        assert refusal.value.response.status_code == 403
+        own = await GameClient.open(server, "own", origin=server.base)
+        await own.send({"type": "ping"})
+        await own.until_type("pong")
+
+    run(scenario())
+    with server.http() as http:
+        assert http.get("/api/me").status_code == 401
+        assert http.get("/api/me", headers={"Authorization": "Bearer nope"}).status_code == 401
+        assert http.post("/api/tables", json={"seats": ["you", "easy", "easy", "easy"]}).status_code == 401
+
+
+def test_names_empty_too_long_reserved_or_taken_are_refused(make_server: MakeServer) -> None:
+    server = make_server()
+    name = unique_name("Ana")
+
+    async def scenario() -> None:
+        first = await GameClient.person(server, "first", name=name)
+        assert first.player is not None and first.player["name"] == name
+        client = await GameClient.open(server, "second")
+        await refused(client, {"type": "hello", "name": ""}, "bad_name", naming="empty")
+        await refused(client, {"type": "hello", "name": "   "}, "bad_name", naming="empty")
+        await refused(client, {"type": "hello", "name": "x" * 25}, "bad_name", naming="24")
+        await refused(client, {"type": "hello", "name": "Bot 1 (easy)"}, "bad_name", naming="Bot")
+        await refused(client, {"type": "hello", "name": name}, "name_taken", naming=name)
+        await refused(client, {"type": "hello", "name": name.upper()}, "name_taken")
+        await refused(client, {"type": "hello", "name": f"  {name.lower()} "}, "name_taken")
+        await refused(client, {"type": "quick"}, "unauthorized")  # none of those registered
+        welcome = await client.hello(name="x" * 24)
+        assert welcome["type"] == "welcome" and welcome["player"]["name"] == "x" * 24 and welcome["token"]
+
+    run(scenario())
+    with server.http() as http:
+        assert http.post("/api/players", json={"name": ""}).status_code == 400
+        taken = http.post("/api/players", json={"name": name.swapcase()})
+        assert taken.status_code == 409 and taken.json()["code"] == "name_taken"
+
+
+# -- HTTP ----------------------------------------------------------------------------------
+
+
+def test_the_http_api(make_server: MakeServer) -> None:
+    server = make_server()
+    with server.http() as http:
+        paths = set(http.get("/openapi.json").json()["paths"])
+        for path in (
+            "/api/players",
+            "/api/me",
+            "/api/tables",
+            "/api/quick",
+            "/api/tables/{table_id}",
+            "/api/leaderboard",
+            "/api/players/{name}/history",
+            "/api/matches/{match_id}",
+            "/api/matches/{match_id}/record",
+            "/api/health",
+        ):
+            assert path in paths, path
+        health = http.get("/api/health")
+        assert health.status_code == 200 and health.json()["status"] == "ok" and health.json()["store"] == "ok"
+
+        registered = http.post("/api/players", json={"name": unique_name("Ana")})
+        assert registered.status_code == 201
+        token, player = registered.json()["token"], registered.json()["player"]
+        auth = {"Authorization": f"Bearer {token}"}
+        assert http.get("/api/me", headers=auth).json() == player
+        created = http.post(
+            "/api/tables", json={"rules": "table", "seats": ["you", "easy", "easy", "easy"]}, headers=auth
+        )
+        assert created.status_code == 201, created.text
+        table = created.json()
+        assert table["status"] == "open" and table["rules"] == "table" and table["seats"][0]["name"] == player["name"]
+        assert any(t["id"] == table["id"] for t in http.get("/api/tables").json())
+        assert http.get(f"/api/tables/{table['id']}").json()["id"] == table["id"]
+        assert http.get("/api/tables/nosuch").status_code == 404
+        bad = http.post("/api/tables", json={"seats": ["you", "you", "easy", "easy"]}, headers=auth)
+        assert bad.status_code == 400 and bad.json()["code"] == "bad_table"
+        assert http.post("/api/tables", json={"seats": ["you"]}, headers=auth).status_code == 422
+        quick = http.post("/api/quick", json={"level": "easy"}, headers=auth)
+        assert quick.status_code == 201 and quick.json()["seats"][1]["level"] == "easy"
+        assert http.get("/api/leaderboard", params={"among": "martians"}).status_code == 422
+        assert http.get("/api/players/nobody-at-all/history").status_code == 404
+
+    async def scenario() -> Message:
+        person = await GameClient.person(server, "ana", token=token)
+        await person.join(table["id"])
+        await person.play(random.Random("http"), stop=mid_trick)
+        async with server.ahttp() as http:
+            playing = (await http.get(f"/api/tables/{table['id']}")).json()
+            assert playing["status"] == "playing" and playing["match_id"] is None
+            assert list(card_strings(playing)) == [], playing
+            # Nothing of a match in play is served: no finished match exists yet.
+            for match_id in (0, 1, 2):
+                assert (await http.get(f"/api/matches/{match_id}/record")).status_code == 404
+                assert (await http.get(f"/api/matches/{match_id}")).status_code == 404
+            assert (await http.get("/api/health")).json()["tables_in_play"] == 1
+        await person.play(random.Random("http2"))
+        return await finished_table(person)
+
+    finished = run(scenario())
+    with server.http() as http:
+        record = http.get(f"/api/matches/{finished['match_id']}/record")
+        assert record.status_code == 200 and read_record(record.text).is_over
+        assert "attachment" in record.headers["content-disposition"]
+        assert http.get(f"/api/matches/{finished['match_id']}").json()["players"][0] == player["name"]
+        assert http.get(f"/api/tables/{table['id']}").json()["status"] == "finished"
+        assert all(t["id"] != table["id"] for t in http.get("/api/tables").json())
