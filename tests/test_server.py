@@ -861,12 +861,123 @@ def test_names_empty_too_long_reserved_or_taken_are_refused(make_server: MakeSer
         await refused(client, {"type": "quick"}, "unauthorized")  # none of those registered
         welcome = await client.hello(name="x" * 24)
         assert welcome["type"] == "welcome" and welcome["player"]["name"] == "x" * 24 and welcome["token"]
+        other = await GameClient.open(server, "third")
+        botelho = await other.hello(name=unique_name("Botelho"))  # only the word "Bot" is kept
+        assert botelho["type"] == "welcome", botelho
 
     run(scenario())
     with server.http() as http:
         assert http.post("/api/players", json={"name": ""}).status_code == 400
         taken = http.post("/api/players", json={"name": name.swapcase()})
         assert taken.status_code == 409 and taken.json()["code"] == "name_taken"
+
+
+# -- hints, clocks, tables of bots, the end of a match ---------------------------------------
+
+
+def test_a_hint_gives_the_strong_bots_options_for_the_seat_and_exchanges_say_why_one_must_play(
+    make_server: MakeServer,
+) -> None:
+    server = make_server()
+
+    async def scenario() -> None:
+        rng = random.Random("hint")
+        person = await GameClient.person(server, "ana")
+        await person.quick("classic", "easy")
+        reasons: list[str | None] = []
+
+        def exchange_turn(client: GameClient) -> bool:
+            state = client.state
+            if client.my_turn and state is not None and state["phase"] == "exchange":
+                legal = state["legal"]
+                reasons.append(legal["must_play"])
+                # Sitting out is refused exactly when the server says why.
+                assert (legal["must_play"] is None) == legal["may_sit_out"], legal
+                return state["chooser"] == state["seat"]
+            return False
+
+        # The chooser must play in classic: play until this seat chooses trump and exchanges.
+        await person.play(rng, stop=exchange_turn)
+        assert person.state is not None
+        if person.state["trump"] == "H":
+            assert reasons[-1] == "must play: Hearts are trumps"  # the first reason that applies
+        elif person.state["sat_out_streaks"][person.state["seat"]] < 2:
+            assert reasons[-1] == "must play: the chooser must play"
+        await person.send({"type": "hint", "id": "h1"})
+        hint = await person.until(lambda m: m.get("id") == "h1", what="the hint")
+        assert hint["type"] == "hint" and hint["v"] == person.v, hint
+        options = hint["options"]
+        assert options and all(o["action"]["kind"] == "exchange" for o in options), options
+        assert all(isinstance(o["expected_delta"], float | int) for o in options)
+        assert person.state is not None
+        hand = set(person.state["hand"])
+        assert all(set(o["action"]["discard"]) <= hand for o in options)
+        # The best option is a decision the table takes.
+        await person.decide(options[0]["action"])
+
+    run(scenario())
+
+
+def test_a_clock_hands_a_slow_persons_turn_to_their_bot(make_server: MakeServer) -> None:
+    server = make_server()
+
+    async def scenario() -> None:
+        rng = random.Random("clock")
+        ana = await GameClient.person(server, "ana")
+        table = await ana.create(["you", "open", "easy", "easy"], clock=0.5)
+        assert table["clock"] == 0.5
+        bruno = await GameClient.person(server, "bruno")
+        await bruno.join(table["id"])
+        playing = asyncio.create_task(bruno.play(rng))
+        # Ana never answers: when her turn comes, the clock gives it to her stand-in.
+        await ana.until(lambda m: m["type"] == "table" and m["table"]["seats"][0]["away"], what="seat 0 away")
+        v = ana.v
+        assert v is not None
+        await ana.reach(lambda c: any(e.get("seat") == 0 for n, e in c.events.items() if n > v), "a stand-in move")
+        # A decision of hers, even one her stand-in overtakes, takes the seat back.
+        await ana.act({"kind": "sit_out"}, v=v)
+        await ana.until(lambda m: m["type"] == "table" and not m["table"]["seats"][0]["away"], what="seat 0 back")
+        await stop_playing(bruno, playing)
+
+    run(scenario())
+
+
+def test_four_bots_play_at_once_for_spectators(make_server: MakeServer) -> None:
+    server = make_server()
+
+    async def scenario() -> None:
+        eve = await GameClient.person(server, "eve")
+        table = await eve.create(["easy", "easy", "easy", "easy"])
+        assert table["status"] == "playing"
+        await eve.watch(table["id"])
+        finished = await finished_table(eve)
+        assert eve.match_event is not None and eve.match_event["winners"]
+        assert finished["seats"][0]["kind"] == "bot"
+        assert "hand" not in (eve.state or {})
+
+    run(scenario())
+
+
+def test_a_person_who_comes_back_after_the_end_sees_how_the_match_ended(make_server: MakeServer) -> None:
+    server = make_server()
+
+    async def scenario() -> None:
+        ana = await GameClient.person(server, "ana")
+        await ana.quick("table", "easy")
+        table = ana.table
+        await ana.play(random.Random("end"))
+        finished = await finished_table(ana)
+        await ana.close()
+        again = await GameClient.person(server, "ana again", token=ana.token)
+        await again.join(table)
+        assert again.last_sync["type"] == "snapshot"
+        assert again.last_sync["state"]["phase"] == "match_over"
+        assert again.last_sync["table"]["match_id"] == finished["match_id"]
+        # Somebody else may not sit at a finished table.
+        bruno = await GameClient.person(server, "bruno")
+        await refused(bruno, {"type": "join", "table": table}, "no_table")
+
+    run(scenario())
 
 
 # -- HTTP ----------------------------------------------------------------------------------

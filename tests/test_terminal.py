@@ -34,8 +34,8 @@ from sobedesce.core import (
     read_record,
     seat_view,
 )
-from sobedesce.terminal import Command, InputError, TableDriver, parse_input, resolve_bot
 from sobedesce.table import level_of_name, save_atomically
+from sobedesce.terminal import Command, InputError, TableDriver, parse_input, resolve_bot
 from sobedesce.terminal.render import (
     MAX_LINES,
     describe_event,

@@ -241,7 +241,7 @@ def _cards(cards: Sequence[Card]) -> list[str]:
     return [str(card) for card in cards]
 
 
-def _legal_json(view: SeatView) -> Any:
+def _legal_json(view: SeatView, must_play: str | None) -> Any:
     legal = view.legal_actions
     if not legal:
         return None
@@ -249,6 +249,7 @@ def _legal_json(view: SeatView) -> Any:
         sizes = [len(a.discard) for a in legal if isinstance(a, Exchange)]
         return {
             "may_sit_out": any(isinstance(a, SitOut) for a in legal),
+            "must_play": must_play,
             "min_discard": min(sizes),
             "max_discard": max(sizes),
         }
@@ -257,10 +258,11 @@ def _legal_json(view: SeatView) -> Any:
     return [str(action) for action in legal]
 
 
-def state_json(view: SeatView, *, spectator: bool = False) -> dict[str, Any]:
+def state_json(view: SeatView, *, spectator: bool = False, must_play: str | None = None) -> dict[str, Any]:
     """What the view's seat may know now, or with ``spectator`` only what everyone may.
 
-    A spectator's state is made from a seat's view by leaving out that seat's hand, its own
+    ``must_play`` is why the seat may not sit out, when it is to decide and may not.  A
+    spectator's state is made from a seat's view by leaving out that seat's hand, its own
     discards and its legal actions: what remains is public.
     """
     state: dict[str, Any] = {
@@ -294,7 +296,7 @@ def state_json(view: SeatView, *, spectator: bool = False) -> dict[str, Any]:
     state["seat"] = view.seat
     state["hand"] = _cards(sorted_cards(view.hand))
     state["my_discards"] = _cards(view.my_discards)
-    state["legal"] = _legal_json(view) if view.is_my_turn else None
+    state["legal"] = _legal_json(view, must_play) if view.is_my_turn else None
     return state
 
 

@@ -371,6 +371,8 @@ class Tables:
             ),
         )
         self.rooms[room.id] = room
+        if all(seat.kind == "bot" for seat in room.seats):
+            await self._start(room)  # four bots: a match to watch, started at once
         return room
 
     async def join(
@@ -385,7 +387,7 @@ class Tables:
         """Sit ``client``'s player at a table, or put them back in the seat they hold there."""
         player = _player(client)
         async with self._lobby:
-            room = self._find(table_id, code)
+            room = await self._find(table_id, code, player.id)
             mine = room.seat_of(player.id)
             if mine is None:
                 if room.private and code != room.invite_code:
@@ -411,15 +413,30 @@ class Tables:
                 self._broadcast_table(room)
         return room
 
-    def _find(self, table_id: str | None, code: str | None) -> Room:
+    async def _find(self, table_id: str | None, code: str | None, player_id: int) -> Room:
+        """The table to join: open or in play, or finished for someone who sat at it (a
+        reload at the end of a match shows the end again)."""
         if table_id is None:
-            found = next((r for r in self.rooms.values() if code is not None and r.invite_code == code), None)
-            if found is None:
+            room = next((r for r in self.rooms.values() if code is not None and r.invite_code == code), None)
+            if room is None:
                 raise ServerError("no_table", "no table has that invitation code")
-            return found
-        room = self.rooms.get(table_id)
-        if room is None or room.status not in ("open", "playing"):
-            raise ServerError("no_table", f"no table {table_id!r} is open or in play")
+        else:
+            found = self.rooms.get(table_id) or await self._finished_room(table_id)
+            if found is None:
+                raise ServerError("no_table", f"no table {table_id!r} is open or in play")
+            room = found
+        if room.status not in ("open", "playing") and room.seat_of(player_id) is None:
+            raise ServerError("no_table", f"no table {room.id!r} is open or in play")
+        return room
+
+    async def _finished_room(self, table_id: str) -> Room | None:
+        """A finished table read back from the store, to show its end to one who sat there."""
+        row = await self.read(self.store.table, table_id)
+        if row is None or row.status != "finished":
+            return None
+        room = self._room_of(row)
+        self._replay(room, await self.read(self.store.decisions, table_id))
+        self.rooms[room.id] = room
         return room
 
     async def watch(self, client: Client, table_id: str, since: int | None = None) -> Room:
@@ -479,6 +496,12 @@ class Tables:
         if seat is not None and room.status == "playing" and not room.connected(seat):
             self._schedule_away(room, seat)
         self._broadcast_table(room)
+        self._forget_if_done(room)
+
+    def _forget_if_done(self, room: Room) -> None:
+        """A finished table stays in memory while someone looks at it; the store keeps it."""
+        if room.status == "finished" and not room.clients:
+            self.rooms.pop(room.id, None)
 
     # -- presence ---------------------------------------------------------------------
 
@@ -538,16 +561,19 @@ class Tables:
                 raise ServerError(
                     "not_started", "the match has not started" if room.status == "open" else "the match is over"
                 )
+            if seat in room.away:
+                # Any decision shows the person is back, even one a stand-in overtook: their
+                # next turns are theirs again.
+                room.away.discard(seat)
+                self._broadcast_table(room)
             if version != room.version:
                 # Up to date from what this connection was sent (never the same event twice),
                 # with an update even when it has every event already.
                 self._sync(client, room, client.seen, always=True)
+                self._arm_clock(room)
                 raise ServerError("stale", f"that decision was for version {version}; the table is at {room.version}")
             if driver.to_act != seat:
                 raise ServerError("not_your_turn", "it is not your turn")
-            if seat in room.away:
-                room.away.discard(seat)
-                self._broadcast_table(room)
             try:
                 await self._apply(room, seat, action, "person")
             except IllegalActionError as error:
@@ -687,6 +713,7 @@ class Tables:
         for handle in room.timers.values():
             handle.cancel()
         room.timers.clear()
+        self._forget_if_done(room)
 
     # -- telling the clients ----------------------------------------------------------
 
@@ -725,7 +752,7 @@ class Tables:
             return None
         if client.seat is None:
             return state_json(seat_view(driver.match, 0), spectator=True)
-        return state_json(seat_view(driver.match, client.seat))
+        return state_json(seat_view(driver.match, client.seat), must_play=driver.must_play_reason(client.seat))
 
     def _broadcast_table(self, room: Room) -> None:
         for client in list(room.clients):

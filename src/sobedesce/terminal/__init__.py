@@ -7,6 +7,7 @@
 """
 
 from sobedesce.table import Event, TableDriver, bot_label, level_of_name, resolve_bot, save_atomically
+
 from .inputs import Command, InputError, parse_input
 
 __all__ = [

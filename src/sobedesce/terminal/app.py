@@ -14,8 +14,8 @@ from rich.console import Console
 from rich.text import Text
 
 from sobedesce.core import IllegalActionError, Phase, Play
-
 from sobedesce.table import Event, TableDriver
+
 from .inputs import Command, InputError, parse_input
 from .render import (
     LOG_LINES,

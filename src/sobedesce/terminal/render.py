@@ -31,7 +31,6 @@ from sobedesce.core import (
     TurnUp,
     sorted_cards,
 )
-
 from sobedesce.table import Event
 
 __all__ = [

@@ -373,10 +373,11 @@ function actionBar(table, turn) {
     );
   }
   if (state.phase === "exchange") {
-    const { may_sit_out: maySitOut, min_discard: min, max_discard: max } = state.legal;
+    const { may_sit_out: maySitOut, must_play: mustPlay, min_discard: min, max_discard: max } = state.legal;
     const chosen = [...table.selected];
     const count = chosen.length;
-    const reason = maySitOut ? null : sitOutReason(table);
+    // The server's reason is the authority; the page words the usual ones in its own language.
+    const reason = maySitOut ? null : sitOutReason(table) || mustPlay;
     return h(
       "div",
       { class: "actions", id: "actions", role: "group", "aria-label": t("your_exchange") },
@@ -417,7 +418,7 @@ function actionBar(table, turn) {
   return h("div", { class: "actions", id: "actions" });
 }
 
-// Why the rules keep this seat in the round (RULES.md 3.4); the server only says that they do.
+// The usual reasons the rules keep this seat in the round (RULES.md 3.4), in the page's language.
 function sitOutReason(table) {
   const { state, info } = table;
   const classic = info?.rules === "classic";
