@@ -19,6 +19,7 @@ import math
 import random
 import time
 from dataclasses import dataclass, field
+from typing import Any
 
 from sobedesce.core import CARDS, Action, Card, IllegalActionError, Match, dumps_record, find_rules, seat_view
 
@@ -45,8 +46,14 @@ _BUCKETS_PER_E = 1.0 / math.log(1.01)
 class BotFailure(Exception):
     """A bot broke the rules (returned an illegal action) or raised an exception.
 
-    It carries one message string only, so that it pickles across processes and Ray.
+    It carries one message string only, so that it pickles across processes and Ray.  When
+    :func:`~sobedesce.arena.run_arena` raises it, every other game has been played:
+    ``errors`` lists every failure (one line each) and ``result`` holds the arena's result, in
+    which each failed round counts as a void round (no score change) and ends its match.
     """
+
+    errors: list[str]
+    result: object | None = None
 
 
 def _derive(text: str) -> int:
@@ -132,6 +139,8 @@ class JobResult:
     """Per seat, a histogram of decision times (see :func:`time_bucket`)."""
     records: list[tuple[str, str]] = field(default_factory=list)
     """With ``save``: (file name, record text) for each match."""
+    errors: list[str] = field(default_factory=list)
+    """One line per round abandoned because a bot broke the rules or raised (the arena goes on)."""
 
 
 def record_name(rotation: int, first_deal: int) -> str:
@@ -144,7 +153,8 @@ def _player_names(bots: tuple[str, ...], rotation: int) -> list[str]:
 
 
 def play_job(spec: JobSpec) -> JobResult:
-    """Play a job; raises :class:`BotFailure` when a bot breaks the rules or crashes."""
+    """Play a job.  A round in which a bot breaks the rules or crashes is recorded in
+    ``errors`` (naming the bot), counted as void and ends its match; the job goes on."""
     from sobedesce.bots import make_bot  # late: workers import the bots registry themselves
 
     rules = find_rules(spec.rules)
@@ -181,41 +191,16 @@ def play_job(spec: JobSpec) -> JobResult:
             first_deal = deal
         current = match.deal(deal_deck(spec.seed, deal), dealer=deal % SEATS)
         rngs = [bot_rng(spec.seed, deal, rotation, seat) for seat in range(SEATS)]
-        while not current.is_over:
-            seat = current.to_act
-            bot = by_seat[seat]
-            try:
-                if omniscient[seat]:
-                    view_match = match.copy()
-                    began = time.perf_counter_ns()
-                    action = bot.act_full(view_match, seat, rngs[seat])
-                    spent = time.perf_counter_ns() - began
-                else:
-                    view = seat_view(match, seat)
-                    began = time.perf_counter_ns()
-                    action = bot.act(view, rngs[seat])
-                    spent = time.perf_counter_ns() - began
-            except Exception as error:
-                raise BotFailure(
-                    f"bot {_who(spec, seat)} raised {type(error).__name__}: {error} "
-                    f"(deal {deal}, rotation {rotation}, round {len(match.rounds)} of its match)"
-                ) from None
-            decisions[seat] += 1
-            hist = times[seat]
-            bucket = time_bucket(spent)
-            hist[bucket] = hist.get(bucket, 0) + 1
-            if not isinstance(action, Action):
-                raise BotFailure(
-                    f"bot {_who(spec, seat)} broke the rules: returned {action!r}, which is not an action "
-                    f"(deal {deal}, rotation {rotation}, round {len(match.rounds)} of its match)"
-                )
-            try:
-                match.apply(action)
-            except IllegalActionError as error:
-                raise BotFailure(
-                    f"bot {_who(spec, seat)} broke the rules: {action} is illegal: {error.reason} "
-                    f"(deal {deal}, rotation {rotation}, round {len(match.rounds)} of its match)"
-                ) from None
+        try:
+            _play_round(spec, deal, match, by_seat, omniscient, rngs, times, decisions)
+        except BotFailure as failure:
+            # The round is void and its match abandoned; the job goes on with a fresh match.
+            result.errors.append(str(failure))
+            result.deltas.append((0, 0, 0, 0))
+            result.active.append((False, False, False, False))
+            close(match)
+            match = None
+            continue
         deltas = current.deltas
         assert deltas is not None
         result.deltas.append(tuple(deltas))
@@ -223,6 +208,57 @@ def play_job(spec: JobSpec) -> JobResult:
     if match is not None:
         close(match)
     return result
+
+
+def _play_round(
+    spec: JobSpec,
+    deal: int,
+    match: Match,
+    by_seat: list[Any],
+    omniscient: list[bool],
+    rngs: list[random.Random],
+    times: list[dict[int, int]],
+    decisions: list[int],
+) -> None:
+    """Play the round just dealt to its end; raises :class:`BotFailure` naming a failing bot."""
+    rotation = spec.rotation
+    current = match.round
+    assert current is not None
+    while not current.is_over:
+        seat = current.to_act
+        bot = by_seat[seat]
+        try:
+            if omniscient[seat]:
+                view_match = match.copy()
+                began = time.perf_counter_ns()
+                action = bot.act_full(view_match, seat, rngs[seat])
+                spent = time.perf_counter_ns() - began
+            else:
+                view = seat_view(match, seat)
+                began = time.perf_counter_ns()
+                action = bot.act(view, rngs[seat])
+                spent = time.perf_counter_ns() - began
+        except Exception as error:
+            raise BotFailure(
+                f"bot {_who(spec, seat)} raised {type(error).__name__}: {error} "
+                f"(deal {deal}, rotation {rotation}, round {len(match.rounds)} of its match)"
+            ) from None
+        decisions[seat] += 1
+        hist = times[seat]
+        bucket = time_bucket(spent)
+        hist[bucket] = hist.get(bucket, 0) + 1
+        if not isinstance(action, Action):
+            raise BotFailure(
+                f"bot {_who(spec, seat)} broke the rules: returned {action!r}, which is not an action "
+                f"(deal {deal}, rotation {rotation}, round {len(match.rounds)} of its match)"
+            )
+        try:
+            match.apply(action)
+        except IllegalActionError as error:
+            raise BotFailure(
+                f"bot {_who(spec, seat)} broke the rules: {action} is illegal: {error.reason} "
+                f"(deal {deal}, rotation {rotation}, round {len(match.rounds)} of its match)"
+            ) from None
 
 
 def _who(spec: JobSpec, seat: int) -> str:

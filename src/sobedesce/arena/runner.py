@@ -41,9 +41,9 @@ class ArenaError(ValueError):
 
 def check_bots(bots: Sequence[str]) -> tuple[str, ...]:
     """The bot names, normalised; raises :class:`ArenaError` unless there are four known bots."""
-    from sobedesce.bots import make_bot
+    from sobedesce.bots import bot_key, make_bot
 
-    names = tuple(name.strip().lower() for name in bots)
+    names = tuple(bot_key(name) for name in bots)
     if len(names) != SEATS:
         raise ArenaError(f"an arena needs exactly 4 bots, one per seat; got {len(names)}: {', '.join(names) or 'none'}")
     for name in names:
@@ -244,6 +244,10 @@ def run_arena(
     Ray address, or ``"local"`` to start a local Ray; an already initialised Ray is reused.
     ``save`` is a directory to write every match's record into.  The result does not depend
     on ``jobs`` or ``ray``, only on the bots, rules, deals, seed and block.
+
+    A bot that breaks the rules or raises voids that round (its match ends there) and the
+    other games go on; at the end :class:`BotFailure` is raised naming the bot, with every
+    failure in ``errors`` and the result of the games in ``result``.
     """
     names = check_bots(bots)
     try:
@@ -285,7 +289,15 @@ def run_arena(
         if progress is not None:
             progress(done, total)
     results.sort(key=lambda r: (r.block, r.rotation))
-    return ArenaResult(names, preset, deals, seed, block, results, time.perf_counter() - began)
+    outcome = ArenaResult(names, preset, deals, seed, block, results, time.perf_counter() - began)
+    errors = [line for job in results for line in job.errors]
+    if errors:
+        more = f" (and {len(errors) - 1} more failed rounds)" if len(errors) > 1 else ""
+        failure = BotFailure(errors[0] + more)
+        failure.errors = errors
+        failure.result = outcome
+        raise failure
+    return outcome
 
 
 def _run_pool(specs: Iterable[JobSpec], workers: int) -> Iterator[JobResult]:

@@ -6,7 +6,10 @@
 
 from __future__ import annotations
 
+import importlib
+import importlib.metadata
 import inspect
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -16,7 +19,21 @@ from .oracle import OracleBot
 from .random_bot import RandomBot
 from .strong import StrongBot
 
-__all__ = ["BOTS", "LEVELS", "Bot", "OmniscientBot", "Option", "make_bot"]
+__all__ = ["BOTS", "ENTRY_POINT_GROUP", "LAZY_BOTS", "LEVELS", "Bot", "OmniscientBot", "Option", "bot_key", "make_bot"]
+
+ENTRY_POINT_GROUP = "sobedesce.bots"
+"""Installed packages register bots under this entry point group: ``name = "pkg.module:Class"``."""
+
+# Bots that live outside ``sobedesce.bots`` and need an optional extra: name ->
+# (module, attribute, extra).  Imported only when asked for.
+LAZY_BOTS: dict[str, tuple[str, str, str]] = {
+    "openspiel-ismcts": ("sobedesce.integrations.openspiel", "ISMCTSPeer", "openspiel"),
+}
+
+# ``package.module:ClassName``: a (dotted) module path, a colon, a class name starting with a
+# capital letter; settings may follow.  A built-in bot's settings always hold ``=``, which a
+# class name cannot, so ``strong:play_samples=100`` is never read as a class.
+_CLASS_SPEC = re.compile(r"^\s*([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*):([A-Z]\w*)\s*(?::(.*))?$", re.S)
 
 BOTS: dict[str, Callable[..., Any]] = {"random": RandomBot, "basic": BasicBot, "strong": StrongBot, "oracle": OracleBot}
 
@@ -41,15 +58,87 @@ def make_bot(name: str, **settings: Any) -> Any:
     ...
     ValueError: bot 'strong' has no setting 'samples' (its settings: play_samples, exchange_samples, ...)
     """
-    key, *pairs = name.strip().lower().split(":")
-    key = key.strip()
-    if key in LEVELS:
-        key, defaults = LEVELS[key]
-        settings = {**defaults, **settings}
-    if key not in BOTS:
-        known = ", ".join([*BOTS, *LEVELS])
-        raise ValueError(f"unknown bot {name!r} (known: {known})")
-    factory = BOTS[key]
+    spec = _CLASS_SPEC.match(name)
+    if spec is not None and spec.group(2)[:1].isupper():
+        key = f"{spec.group(1)}:{spec.group(2)}"
+        pairs = spec.group(3).lower().split(":") if spec.group(3) else []
+        factory = _import_class(spec.group(1), spec.group(2), name)
+    else:
+        key, *pairs = name.strip().lower().split(":")
+        key = key.strip()
+        if key in LEVELS:
+            key, defaults = LEVELS[key]
+            settings = {**defaults, **settings}
+        factory = _find_factory(key, name)
+    return _build(factory, key, name, pairs, settings)
+
+
+def bot_key(name: str) -> str:
+    """A bot name as the arena keeps it: lower case, except a ``module:ClassName``'s own spelling."""
+    spec = _CLASS_SPEC.match(name)
+    if spec is not None and spec.group(2)[:1].isupper():
+        rest = f":{spec.group(3).lower()}" if spec.group(3) else ""
+        return f"{spec.group(1)}:{spec.group(2)}{rest}".strip()
+    return name.strip().lower()
+
+
+def _find_factory(key: str, name: str) -> Callable[..., Any]:
+    if key in BOTS:
+        return BOTS[key]
+    if key in LAZY_BOTS:
+        module_name, attribute, extra = LAZY_BOTS[key]
+        try:
+            module = importlib.import_module(module_name)
+        except ImportError as error:
+            raise ValueError(
+                f"bot {key!r} needs an optional extra ({error}): pip install 'sobe-e-desce[{extra}]'"
+            ) from None
+        factory: Callable[..., Any] = getattr(module, attribute)
+        return factory
+    for entry in importlib.metadata.entry_points(group=ENTRY_POINT_GROUP):
+        if entry.name.lower() == key:
+            try:
+                loaded = entry.load()
+            except Exception as error:
+                raise ValueError(
+                    f"bot {key!r} (entry point {entry.value!r} of group {ENTRY_POINT_GROUP!r}) cannot be loaded: "
+                    f"{type(error).__name__}: {error}"
+                ) from None
+            return _checked_class(loaded, f"{key!r} (entry point {entry.value!r})")
+    plugins = sorted(entry.name for entry in importlib.metadata.entry_points(group=ENTRY_POINT_GROUP))
+    known = ", ".join([*BOTS, *LEVELS, *LAZY_BOTS, *plugins])
+    raise ValueError(f"unknown bot {name!r} (known: {known}; or package.module:ClassName)")
+
+
+def _import_class(module_name: str, class_name: str, name: str) -> Callable[..., Any]:
+    try:
+        module = importlib.import_module(module_name)
+    except Exception as error:
+        raise ValueError(
+            f"bot {name!r}: cannot import module {module_name!r}: {type(error).__name__}: {error}"
+        ) from None
+    if not hasattr(module, class_name):
+        raise ValueError(f"bot {name!r}: module {module_name!r} has no {class_name!r}")
+    return _checked_class(getattr(module, class_name), f"{module_name}:{class_name}")
+
+
+def _checked_class(factory: Any, label: str) -> Callable[..., Any]:
+    """The bot protocol, checked on the class before any game: a ``name`` and callable
+    ``act`` and ``explain`` (docs/bots.md)."""
+    if not callable(factory):
+        raise ValueError(f"bot {label} is not a class or a factory (it is {type(factory).__name__})")
+    missing = [attr for attr in ("act", "explain") if not callable(getattr(factory, attr, None))]
+    if isinstance(factory, type) and not isinstance(getattr(factory, "name", None), str):
+        missing.insert(0, "name (a string)")
+    if missing:
+        raise ValueError(
+            f"bot {label} breaks the bot protocol: it lacks {', '.join(missing)} "
+            "(a bot has a name, act(view, rng) and explain(view, rng); see docs/bots.md)"
+        )
+    return factory  # type: ignore[no-any-return]
+
+
+def _build(factory: Callable[..., Any], key: str, name: str, pairs: list[str], settings: dict[str, Any]) -> Any:
     parameters = inspect.signature(factory).parameters
     for pair in pairs:
         setting, sep, text = pair.partition("=")
@@ -68,9 +157,14 @@ def make_bot(name: str, **settings: Any) -> Any:
             known = ", ".join(parameters) or "none"
             raise ValueError(f"bot {key!r} has no setting {setting!r} (its settings: {known})")
     try:
-        return factory(**settings)
+        bot = factory(**settings)
     except (TypeError, ValueError) as error:
         raise ValueError(f"bad settings for bot {key!r}: {error}") from None
+    if factory not in BOTS.values() and not getattr(bot, "omniscient", False):
+        _checked_class(type(bot) if not isinstance(factory, type) else factory, repr(key))
+        if not isinstance(getattr(bot, "name", None), str):
+            raise ValueError(f"bot {key!r} breaks the bot protocol: its name is not a string")
+    return bot
 
 
 def _same_kind(value: Any, default: Any) -> bool:

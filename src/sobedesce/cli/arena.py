@@ -121,7 +121,16 @@ def run(args: argparse.Namespace) -> int:
     except ArenaError as error:
         return _fail(str(error))
     except BotFailure as error:
-        print(f"sobedesce arena: {error}", file=sys.stderr)
+        # The other games went on: report them, then every failure, one line each.
+        if error.result is not None:
+            summary = error.result.summary()  # type: ignore[attr-defined]
+            summary["errors"] = error.errors
+            if args.json:
+                print(json.dumps(summary, indent=1, ensure_ascii=False))
+            else:
+                _print_tables(summary)
+        for line in getattr(error, "errors", None) or [str(error)]:
+            print(f"sobedesce arena: error: {line}", file=sys.stderr)
         return 1
     summary = result.summary()
     if args.json:

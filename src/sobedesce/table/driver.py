@@ -31,7 +31,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from sobedesce.bots import make_bot
+from sobedesce.bots import bot_key, make_bot
 from sobedesce.core import (
     Action,
     Card,
@@ -78,7 +78,7 @@ def resolve_bot(name: str) -> tuple[str, Any, str | None]:
     ``note`` says when a fallback was taken.  An unknown name with no fallback raises
     ``ValueError`` with the registry's message.
     """
-    key = name.strip().lower()
+    key = bot_key(name)  # a plug-in's ``package.module:ClassName`` keeps its spelling
     if key == "oracle":
         raise ValueError(
             "the oracle sees every card: it measures the others in the arena and is never offered at a table"

@@ -1,0 +1,230 @@
+"""Action ids and the fixed-size observation, shared by the PettingZoo and OpenSpiel games.
+
+Pure standard library (lists of floats): each integration turns them into its own arrays.
+Every id and every slot is documented in docs/integrations.md.
+
+>>> from sobedesce.core import Exchange, NameTrump, Play, Suit, TurnUp, SitOut
+>>> action_id(NameTrump(Suit.CLUBS)), action_id(TurnUp()), action_id(SitOut()), action_id(Play.of("AS"))
+(3, 4, 5, 47)
+>>> OBS_SIZE, NUM_ACTIONS
+(415, 78)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from sobedesce.core import (
+    CARDS,
+    Action,
+    Card,
+    Exchange,
+    NameTrump,
+    Phase,
+    Play,
+    SeatView,
+    SitOut,
+    Suit,
+    TurnUp,
+    cards_of,
+)
+from sobedesce.core.actions import PLAYS, SIT_OUT, TRUMP_ACTIONS, TURN_UP
+
+__all__ = [
+    "EXCHANGE_BASE",
+    "NUM_ACTIONS",
+    "OBS_SIZE",
+    "OBS_SLOTS",
+    "PLAY_BASE",
+    "SIT_OUT_ID",
+    "TURN_UP_ID",
+    "action_from_id",
+    "action_id",
+    "action_name",
+    "legal_ids",
+    "observe",
+]
+
+SEATS = 4
+TURN_UP_ID = 4
+SIT_OUT_ID = 5
+EXCHANGE_BASE = 6
+PLAY_BASE = 38
+NUM_ACTIONS = 78
+
+# name -> (start, length); the order is the order of the vector.
+OBS_SLOTS: dict[str, tuple[int, int]] = {}
+
+
+def _slot(name: str, length: int) -> None:
+    start = sum(n for _, n in OBS_SLOTS.values())
+    OBS_SLOTS[name] = (start, length)
+
+
+for _name, _length in (
+    ("hand", 40),
+    ("my_discards", 40),
+    ("phase", 4),
+    ("trump", 4),
+    ("turned_card", 40),
+    ("dealer", 4),
+    ("chooser", 4),
+    ("to_act", 4),
+    ("active", 12),
+    ("discard_counts", 24),
+    ("hand_sizes", 4),
+    ("tricks_won", 4),
+    ("scores", 4),
+    ("sat_out_streaks", 4),
+    ("played_by", 160),
+    ("current_trick", 40),
+    ("trick_leader", 4),
+    ("voids", 16),
+    ("rules", 2),
+    ("stock_count", 1),
+):
+    _slot(_name, _length)
+
+OBS_SIZE = sum(n for _, n in OBS_SLOTS.values())
+
+
+def action_id(action: Action) -> int:
+    """The id of an action; an exchange needs :func:`exchange_id` (its id depends on the hand)."""
+    if isinstance(action, Play):
+        return PLAY_BASE + int(action.card)
+    if isinstance(action, NameTrump):
+        return int(action.suit)
+    if isinstance(action, TurnUp):
+        return TURN_UP_ID
+    if isinstance(action, SitOut):
+        return SIT_OUT_ID
+    raise ValueError(f"an exchange's id depends on the hand: use exchange_id ({action!r})")
+
+
+def exchange_id(hand: Sequence[Card] | int, discard: Sequence[Card]) -> int:
+    """The id of discarding ``discard`` from ``hand``: 6 + the bit mask of the discarded cards'
+    positions in the sorted hand (suits S H D C, each high to low)."""
+    cards = cards_of(hand) if isinstance(hand, int) else sorted_hand(hand)
+    mask = 0
+    for card in discard:
+        mask |= 1 << cards.index(card)
+    return EXCHANGE_BASE + mask
+
+
+def sorted_hand(hand: Sequence[Card]) -> list[Card]:
+    mask = 0
+    for card in hand:
+        mask |= 1 << card
+    return cards_of(mask)
+
+
+def id_of(action: Action, hand: Sequence[Card] | int) -> int:
+    """The id of any action of the seat holding ``hand`` (the hand matters for exchanges only)."""
+    if isinstance(action, Exchange):
+        return exchange_id(hand, action.discard)
+    return action_id(action)
+
+
+def action_from_id(action: int, hand: Sequence[Card] | int) -> Action:
+    """The action of id ``action`` for the seat holding ``hand`` (used for exchange ids)."""
+    if not 0 <= action < NUM_ACTIONS:
+        raise ValueError(f"not an action id: {action!r} (0..{NUM_ACTIONS - 1})")
+    if action >= PLAY_BASE:
+        return PLAYS[action - PLAY_BASE]
+    if action < TURN_UP_ID:
+        return TRUMP_ACTIONS[action]
+    if action == TURN_UP_ID:
+        return TURN_UP
+    if action == SIT_OUT_ID:
+        return SIT_OUT
+    cards = cards_of(hand) if isinstance(hand, int) else sorted_hand(hand)
+    mask = action - EXCHANGE_BASE
+    if mask >> len(cards):
+        raise ValueError(f"exchange id {action} names a position beyond the hand of {len(cards)} cards")
+    return Exchange(tuple(card for position, card in enumerate(cards) if mask >> position & 1))
+
+
+def action_name(action: int, hand: Sequence[Card] | int | None = None) -> str:
+    """A readable name: ``S``, ``turn``, ``sit out``, ``discard 2C 3C`` / ``discard #5``, ``AS``."""
+    if EXCHANGE_BASE <= action < PLAY_BASE:
+        if hand is None:
+            mask = action - EXCHANGE_BASE
+            return "discard positions " + (",".join(str(p) for p in range(5) if mask >> p & 1) or "none")
+        return str(action_from_id(action, hand))
+    return str(action_from_id(action, 0))
+
+
+def legal_ids(view: SeatView) -> list[int]:
+    """The ids of the seat's legal actions, ascending (empty when it is not to act)."""
+    if not view.legal_actions:
+        return []
+    if view.phase == Phase.EXCHANGE:
+        hand = view.hand_mask
+        return sorted(id_of(action, hand) for action in view.legal_actions)
+    return sorted(action_id(action) for action in view.legal_actions)
+
+
+def observe(view: SeatView) -> list[float]:
+    """The fixed-size observation of a seat's view (docs/integrations.md lists every slot).
+
+    Seats are relative to the viewer: index 0 is the viewer, 1 the seat after it, and so on.
+    """
+    out = [0.0] * OBS_SIZE
+    me = view.seat
+
+    def rel(seat: int) -> int:
+        return (seat - me) % SEATS
+
+    def put(slot: str, index: int, value: float = 1.0) -> None:
+        out[OBS_SLOTS[slot][0] + index] = value
+
+    for card in view.hand:
+        put("hand", card)
+    for card in view.my_discards:
+        put("my_discards", card)
+    phase = int(view.phase)
+    put("phase", {int(Phase.TRUMP): 0, int(Phase.EXCHANGE): 1, int(Phase.PLAY): 2}.get(phase, 3))
+    if view.trump is not None:
+        put("trump", int(view.trump))
+    if view.turned_card is not None:
+        put("turned_card", view.turned_card)
+    if view.dealer is not None:
+        put("dealer", rel(view.dealer))
+    if view.chooser is not None:
+        put("chooser", rel(view.chooser))
+    if view.to_act is not None:
+        put("to_act", rel(view.to_act))
+    for seat in range(SEATS):
+        r = rel(seat)
+        state = view.active[seat]
+        put("active", 3 * r + (0 if state is None else 1 if state else 2))
+        count = view.discard_counts[seat]
+        if count is not None:
+            put("discard_counts", 6 * r + count)
+        put("hand_sizes", r, view.hand_sizes[seat] / 5)
+        put("tricks_won", r, view.tricks_won[seat] / 5)
+        put("scores", r, view.scores[seat] / 20)
+        put("sat_out_streaks", r, view.sat_out_streaks[seat] / 2)
+    for trick in view.tricks:
+        for card, seat in zip(trick.cards, trick.seats, strict=True):
+            put("played_by", 40 * rel(seat) + card)
+    current = view.current_trick
+    if current is not None:
+        for card in current.cards:
+            put("current_trick", card)
+        put("trick_leader", rel(current.leader))
+    for seat, suits in enumerate(view.voids()):
+        for suit in suits:
+            put("voids", 4 * rel(seat) + suit)
+    put("rules", 0 if view.rules.turn_up_allowed else 1)
+    put("stock_count", 0, view.stock_count / 20)
+    return out
+
+
+def describe_slots() -> list[tuple[str, int, int]]:
+    """(name, start, length) of every slot, in order."""
+    return [(name, start, length) for name, (start, length) in OBS_SLOTS.items()]
+
+
+# Keep the names referenced (documentation and doctests use them).
+_ = (CARDS, Suit)

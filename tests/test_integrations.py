@@ -1,0 +1,275 @@
+"""PettingZoo and OpenSpiel integrations, checked by their own test suites, and bots from other
+packages seated in the arena (issue 12; docs/integrations.md, docs/bots.md)."""
+
+from __future__ import annotations
+
+import importlib.metadata
+import random
+import sys
+from pathlib import Path
+
+import pytest
+
+from sobedesce import bots as bots_module
+from sobedesce.arena import ArenaError, BotFailure, run_arena
+from sobedesce.bots import make_bot
+from sobedesce.cli.main import main
+from sobedesce.core import Match, Phase, seat_view
+
+EXAMPLES = Path(__file__).resolve().parents[1] / "examples" / "mybot"
+PRESETS = ("classic", "table")
+
+
+@pytest.fixture
+def example_on_path(monkeypatch):
+    monkeypatch.syspath_prepend(str(EXAMPLES))
+    yield
+    sys.modules.pop("mybot", None)
+
+
+# -- the encoding shared by both integrations ----------------------------------------------
+
+
+def test_action_ids_round_trip():
+    from sobedesce.integrations._encoding import NUM_ACTIONS, action_from_id, id_of, legal_ids, observe
+
+    rng = random.Random(4)
+    for rules in PRESETS:
+        for _ in range(20):
+            match = Match(rules)
+            match.deal(rng=rng, dealer=rng.randrange(4))
+            while not match.round.is_over:
+                view = seat_view(match, match.current_seat)
+                ids = legal_ids(view)
+                assert ids == sorted(set(ids)) and all(0 <= i < NUM_ACTIONS for i in ids)
+                assert len(ids) == len(view.legal_actions)
+                for action in view.legal_actions:
+                    assert action_from_id(id_of(action, view.hand_mask), view.hand_mask) == action
+                assert len(observe(view)) == 415
+                match.apply(action_from_id(rng.choice(ids), view.hand_mask))
+
+
+def test_resampled_deals_are_consistent():
+    from sobedesce.integrations._resample import sample_deal
+
+    rng = random.Random(8)
+    for rules in PRESETS:
+        basic = make_bot("basic")
+        for _ in range(15):
+            match = Match(rules)
+            match.deal(rng=rng, dealer=rng.randrange(4))
+            while not match.round.is_over:
+                view = seat_view(match, match.current_seat)
+                deal = sample_deal(view, rng)  # replayed and checked inside
+                assert sorted(deal.deck) == list(range(40))
+                match.apply(basic.act(view, rng))
+
+
+# -- PettingZoo ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("rules", PRESETS)
+@pytest.mark.parametrize("episode", ["round", "match"])
+def test_pettingzoo_api_and_seed(rules, episode):
+    pytest.importorskip("pettingzoo", reason="needs the [rl] extra: pip install 'sobe-e-desce[rl]'")
+    from pettingzoo.test import api_test, seed_test
+
+    from sobedesce.integrations import pettingzoo as pz
+
+    api_test(pz.env(rules=rules, episode=episode), num_cycles=200)
+    seed_test(lambda: pz.env(rules=rules, episode=episode), num_cycles=200)
+    raw = pz.raw_env(rules=rules, episode=episode)
+    assert raw.possible_agents == ["player_0", "player_1", "player_2", "player_3"]
+
+
+def test_pettingzoo_random_agents_and_rewards():
+    pytest.importorskip("pettingzoo", reason="needs the [rl] extra: pip install 'sobe-e-desce[rl]'")
+    import numpy as np
+
+    from sobedesce.integrations import pettingzoo as pz
+
+    env = pz.env(rules="classic", episode="match", render_mode="ansi", max_rounds=30)
+    env.reset(seed=3)
+    totals = dict.fromkeys(env.possible_agents, 0.0)
+    for agent in env.agent_iter():
+        observation, reward, termination, truncation, _ = env.last()
+        totals[agent] += reward
+        assert observation["observation"].shape == (415,) and observation["action_mask"].dtype == np.int8
+        action = None if termination or truncation else env.action_space(agent).sample(observation["action_mask"])
+        env.step(action)
+    raw = env.unwrapped
+    assert "round" in raw.render()
+    match = raw.match
+    expected = [float(match.rules.start_score - score) for score in match.scores]
+    if match.is_over:
+        expected = [e + r for e, r in zip(expected, match.riscos(), strict=True)]
+    assert [totals[a] for a in raw.possible_agents] == pytest.approx(expected)
+
+
+# -- OpenSpiel -------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("rules", PRESETS)
+def test_openspiel_random_sim_with_serialization(rules):
+    pyspiel = pytest.importorskip(
+        "pyspiel", reason="needs the [openspiel] extra: pip install 'sobe-e-desce[openspiel]'"
+    )
+    from sobedesce.integrations import openspiel as so
+
+    game = pyspiel.load_game(so.GAME_NAME, {"rules": rules})
+    pyspiel.random_sim_test(game, num_sims=4, serialize=True, verbose=False)
+    match = pyspiel.load_game(so.GAME_NAME, {"rules": rules, "episode": "match", "max_rounds": 3})
+    pyspiel.random_sim_test(match, num_sims=1, serialize=True, verbose=False)
+    assert game.information_state_tensor_size() == so.INFO_SIZE
+    assert game.observation_tensor_size() == 415
+
+
+def test_openspiel_resample_keeps_the_information_state():
+    pyspiel = pytest.importorskip(
+        "pyspiel", reason="needs the [openspiel] extra: pip install 'sobe-e-desce[openspiel]'"
+    )
+    from sobedesce.integrations import openspiel as so
+
+    rng = random.Random(5)
+    for rules in PRESETS:
+        game = pyspiel.load_game(so.GAME_NAME, {"rules": rules})
+        for _ in range(5):
+            state = game.new_initial_state()
+            while not state.is_terminal():
+                if state.is_chance_node():
+                    state.apply_action(rng.choice([a for a, _ in state.chance_outcomes()]))
+                    continue
+                player = state.current_player()
+                sampler = pyspiel.UniformProbabilitySampler(0.0, 1.0)
+                other = state.resample_from_infostate(player, sampler)
+                assert other.information_state_string(player) == state.information_state_string(player)
+                assert other.legal_actions() == state.legal_actions()
+                state.apply_action(rng.choice(state.legal_actions()))
+
+
+def test_openspiel_ismcts_plays_with_resampling():
+    pyspiel = pytest.importorskip(
+        "pyspiel", reason="needs the [openspiel] extra: pip install 'sobe-e-desce[openspiel]'"
+    )
+    import numpy as np
+    from open_spiel.python.algorithms import ismcts, mcts
+
+    from sobedesce.integrations import openspiel as so
+
+    game = pyspiel.load_game(so.GAME_NAME, {"rules": "classic"})
+    rs = np.random.RandomState(1)
+    evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=rs)
+    bot = ismcts.ISMCTSBot(game, evaluator, 2.0, max_simulations=15, random_state=rs)
+    strong = so.SobeBot("strong:play_samples=8:exchange_samples=20:trump_samples=10", player_id=1, seed=2)
+    others = [bot, strong, pyspiel.make_uniform_random_bot(2, 3), pyspiel.make_uniform_random_bot(3, 4)]
+    returns = pyspiel.evaluate_bots(game.new_initial_state(), others, 7)
+    assert len(returns) == 4
+
+
+def test_openspiel_ismcts_in_the_arena():
+    pytest.importorskip("pyspiel", reason="needs the [openspiel] extra: pip install 'sobe-e-desce[openspiel]'")
+    for rules in PRESETS:
+        summary = run_arena(
+            ["openspiel-ismcts:simulations=8", "basic", "openspiel-ismcts:seconds=0.005", "random"],
+            rules,
+            deals=1,
+            seed=3,
+            jobs=1,
+        ).summary()
+        assert summary["rounds"] == 4 and summary["bots"][0]["decisions"] > 0
+
+
+def test_openspiel_bot_needs_its_extra(monkeypatch):
+    monkeypatch.setitem(bots_module.LAZY_BOTS, "openspiel-ismcts", ("no_such_open_spiel_module", "X", "openspiel"))
+    with pytest.raises(ValueError, match=r"pip install 'sobe-e-desce\[openspiel\]'"):
+        make_bot("openspiel-ismcts")
+
+
+# -- bring your own bot ----------------------------------------------------------------------
+
+
+def test_example_bot_by_class_path_in_the_arena(example_on_path):
+    bot = make_bot("mybot:GreedyBot:sit_below=2.5")
+    assert bot.name == "greedy" and bot.sit_below == 2.5
+    for rules in PRESETS:
+        summary = run_arena(
+            ["mybot:GreedyBot", "basic", "random", "mybot:GreedyBot:turn_up=false"], rules, 6, 2, jobs=1
+        )
+        names = [row["name"] for row in summary.summary()["bots"]]
+        assert names[0] == "mybot:GreedyBot" and names[3] == "mybot:GreedyBot:turn_up=false"
+
+
+def test_example_bot_by_entry_point(example_on_path, monkeypatch):
+    real = importlib.metadata.entry_points
+
+    def entry_points(**params):
+        if params.get("group") == "sobedesce.bots":
+            return [importlib.metadata.EntryPoint("greedy", "mybot:GreedyBot", "sobedesce.bots")]
+        return real(**params)
+
+    monkeypatch.setattr(importlib.metadata, "entry_points", entry_points)
+    assert make_bot("greedy:sit_below=0").sit_below == 0
+    assert main(["arena", "--bots", "greedy,basic,basic,basic", "--deals", "3", "--jobs", "1", "--json"]) == 0
+
+
+def test_bad_bot_names(example_on_path, capsys):
+    for name, message in [
+        ("nosuch", "unknown bot 'nosuch'"),
+        ("no_such_pkg.mod:Bot", "cannot import module 'no_such_pkg.mod'"),
+        ("mybot:NoSuchBot", "module 'mybot' has no 'NoSuchBot'"),
+        ("sobedesce.core:Match", "breaks the bot protocol"),
+        ("mybot:GreedyBot:depth=3", "has no setting 'depth'"),
+    ]:
+        with pytest.raises(ValueError, match=message):
+            make_bot(name)
+        with pytest.raises(ArenaError, match=message):
+            run_arena([name, "random", "random", "random"], deals=1, jobs=1)
+    assert main(["arena", "--bots", "no_such_pkg.mod:Bot,random,random,random", "--deals", "1"]) == 2
+    assert "no_such_pkg.mod" in capsys.readouterr().err
+
+
+class Crasher:
+    """Raises in its first play of each round."""
+
+    name = "crasher"
+
+    def act(self, view, rng):
+        if view.phase == Phase.PLAY:
+            raise RuntimeError("out of cheese")
+        return view.legal_actions[0]
+
+    def explain(self, view, rng):
+        return []
+
+
+class Cheat(Crasher):
+    name = "cheat"
+
+    def act(self, view, rng):
+        from sobedesce.core import SitOut
+
+        return SitOut() if view.phase == Phase.EXCHANGE else view.legal_actions[0]
+
+
+class NoExplain:
+    name = "noexplain"
+
+    def act(self, view, rng):
+        return view.legal_actions[0]
+
+
+def test_failing_bots_are_named_and_the_other_games_go_on(monkeypatch, capsys):
+    module = sys.modules[__name__]
+    monkeypatch.setitem(sys.modules, "byob_fixtures", module)
+    with pytest.raises(BotFailure, match=r"byob_fixtures:Crasher.*raised RuntimeError: out of cheese") as caught:
+        run_arena(["byob_fixtures:Crasher", "basic", "basic", "basic"], "table", deals=4, seed=1, jobs=1)
+    failure = caught.value
+    assert failure.result is not None and failure.result.rounds == 16
+    assert 0 < len(failure.errors) <= 16 and all("byob_fixtures:Crasher" in line for line in failure.errors)
+    with pytest.raises(BotFailure, match=r"'byob_fixtures:Cheat'.*broke the rules.*illegal"):
+        run_arena(["byob_fixtures:Cheat", "random", "random", "random"], "classic", deals=6, seed=1, jobs=1)
+    code = main(["arena", "--bots", "byob_fixtures:Cheat,random,random,random", "--deals", "6", "--jobs", "1"])
+    out, err = capsys.readouterr()
+    assert code == 1 and "per bot" in out and "byob_fixtures:Cheat" in err and "Traceback" not in err
+    with pytest.raises(ValueError, match=r"byob_fixtures:NoExplain breaks the bot protocol: it lacks explain"):
+        make_bot("byob_fixtures:NoExplain")
