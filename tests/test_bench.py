@@ -45,3 +45,33 @@ def test_bench_rejects_bad_seconds() -> None:
     assert done.returncode == 2
     assert "--seconds must be positive" in done.stderr
     assert "Traceback" not in done.stderr
+
+
+def test_bench_server_plays_tables_and_stores_every_decision() -> None:
+    done = run_cli("bench", "server", "--quick", "--tables", "3", "--seconds", "2", "--warmup", "0.5", "--json")
+    assert done.returncode == 0, done.stderr
+    result = json.loads(done.stdout)
+    for key in ("p50_ms", "p99_ms", "echo_p50_ms", "echo_p99_ms", "decisions_per_s", "seconds"):
+        assert isinstance(result[key], float), key
+    assert result["tables"] == 3 and result["clients"] == 12
+    assert result["seconds"] == 2.0 and result["processes"] == 1 and result["client_processes"] == 1
+    assert result["decisions_per_s"] > 0
+    assert result["p50_ms"] <= result["p99_ms"] and result["echo_p50_ms"] <= result["echo_p99_ms"]
+    assert result["acked"] > 0 and result["stored"] == result["acked"]
+    assert result["errors"] == {} and result["unanswered"] == 0
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["server", "--tables", "0"], "--tables must be positive"),
+        (["server", "--seconds", "-1"], "--seconds must be positive"),
+        (["server", "--processes", "2"], "--processes > 1 needs --redis (not available yet)"),
+        (["--tables", "3"], "--tables is for the server benchmark"),
+    ],
+)
+def test_bench_server_rejects_bad_arguments(args: list[str], message: str) -> None:
+    done = run_cli("bench", *args)
+    assert done.returncode == 2
+    assert message in done.stderr
+    assert "Traceback" not in done.stderr

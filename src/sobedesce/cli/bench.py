@@ -1,4 +1,5 @@
-"""``sobedesce bench``: random-play speed of the engine, against OpenSpiel's euchre in the same run.
+"""``sobedesce bench``: random-play speed of the engine, against OpenSpiel's euchre in the same run
+(``sobedesce bench server``, the online server under load, is in :mod:`sobedesce.cli.bench_server`).
 
 Both games are driven the same way through their public APIs: every decision is drawn
 uniformly from ``legal_actions()``; chance is the deck shuffle for us and the dealing chance
@@ -26,17 +27,63 @@ PEER = "euchre"
 def register(subparsers: Any) -> None:
     parser = subparsers.add_parser(
         "bench",
-        help="measure random-play speed against OpenSpiel's euchre",
-        description="Random play through the public API: our full rounds per second against OpenSpiel "
-        "euchre games per second (pip install 'sobe-e-desce[bench]'), and the cost per decision of "
-        "legal_actions() and of copy+apply.",
+        usage="%(prog)s [engine|server] [options]",
+        help="measure the engine's random-play speed, or the online server under load",
+        description="engine (the default): random play through the public API, our full rounds per second "
+        "against OpenSpiel euchre games per second (pip install 'sobe-e-desce[bench]'), and the cost per "
+        "decision of legal_actions() and of copy+apply. server: `sobedesce serve` with N tables of four "
+        "WebSocket players: decisions per second and their latency, against a bare WebSocket echo server "
+        "at the same pace, and a check that every acknowledged decision is stored.",
+    )
+    parser.add_argument(
+        "target",
+        nargs="?",
+        choices=["engine", "server"],
+        default="engine",
+        help="what to measure (default: engine)",
     )
     parser.add_argument("--rules", default="classic", choices=sorted(PRESETS), help="rule set (default: classic)")
-    parser.add_argument("--seconds", type=float, default=None, help="time per measured game (default 6, quick 1)")
+    parser.add_argument(
+        "--seconds",
+        type=float,
+        default=None,
+        help="engine: time per measured game (default 6, quick 1); server: the measured window (default 20, quick 5)",
+    )
     parser.add_argument("--quick", action="store_true", help="a short run, for CI")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--json", action="store_true", help="print one JSON object")
+    server = parser.add_argument_group("server options")
+    server.add_argument(
+        "--tables", type=int, default=None, metavar="N", help="tables of four players at once (default 200, quick 20)"
+    )
+    server.add_argument(
+        "--warmup", type=float, default=None, metavar="SECONDS", help="play before measuring (default 3, quick 1)"
+    )
+    server.add_argument(
+        "--think",
+        type=float,
+        default=None,
+        metavar="SECONDS",
+        help="mean pause of a player before each decision (default 0: at once, so the server is saturated)",
+    )
+    server.add_argument(
+        "--db", metavar="URL", default=None, help="the server's database (default: SQLite in a temporary folder)"
+    )
+    server.add_argument(
+        "--processes", type=int, default=None, metavar="P", help="server processes (default 1; more need --redis)"
+    )
+    server.add_argument(
+        "--client-processes",
+        type=int,
+        default=None,
+        choices=[1, 2],
+        metavar="{1,2}",
+        help="processes driving the clients (default 1: this one)",
+    )
     parser.set_defaults(run=run)
+
+
+SERVER_OPTIONS = ("tables", "warmup", "think", "db", "processes", "client_processes")
 
 
 def sobedesce_round_runner(rules: str, seed: int) -> Callable[[float], tuple[int, int, float]]:
@@ -219,6 +266,18 @@ def measure(rules: str, seconds: float, seed: int) -> dict[str, Any]:
 
 
 def run(args: argparse.Namespace) -> int:
+    if getattr(args, "target", "engine") == "server":
+        from . import bench_server
+
+        return bench_server.run(args)
+    given = [name for name in SERVER_OPTIONS if getattr(args, name, None) is not None]
+    if given:
+        option = "--" + given[0].replace("_", "-")
+        print(
+            f"sobedesce bench: {option} is for the server benchmark: sobedesce bench server {option} ...",
+            file=sys.stderr,
+        )
+        return 2
     seconds = args.seconds if args.seconds is not None else (1.0 if args.quick else 6.0)
     if seconds <= 0:
         print("sobedesce bench: --seconds must be positive", file=sys.stderr)
