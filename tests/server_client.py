@@ -90,6 +90,12 @@ class GatedStore(Store):
             self._wait(f"decision {gate} v={version}")
         return super().append_decisions(table_id, decisions, version)
 
+    def append_many(self, batch):
+        for table_id, decisions, version in batch:
+            if any(seq == gate for seq, _ in decisions):
+                self._wait(f"decision {gate} v={version}")
+        return super().append_many(batch)
+
     def finish_match(self, *args, **kwargs):
         if gate == "finish":
             self._wait("finish")

@@ -576,6 +576,7 @@ def serve_echo() -> int:
         echo_app(),
         log_level="warning",
         ws_max_size=MAX_MESSAGE_BYTES,
+        ws_per_message_deflate=False,  # as `sobedesce serve`
         ws_ping_interval=20,
         ws_ping_timeout=20,
         timeout_graceful_shutdown=5,

@@ -84,6 +84,8 @@ def run(args: argparse.Namespace) -> int:
         app,
         log_level=args.log_level,
         ws_max_size=MAX_MESSAGE_BYTES,
+        # Game messages are small: compressing each costs more CPU than it saves.
+        ws_per_message_deflate=False,
         ws_ping_interval=20,
         ws_ping_timeout=20,
         timeout_graceful_shutdown=5,

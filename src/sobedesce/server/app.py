@@ -212,7 +212,7 @@ def create_app(
 
     @app.get("/api/tables/{table_id}", tags=["tables"])
     async def table(table_id: str) -> dict[str, Any]:
-        return tables().room_for_http(table_id).public()
+        return await tables().table_info(table_id)
 
     @app.get("/api/matches/{match_id}", tags=["matches"])
     async def match_summary(match_id: int) -> dict[str, Any]:

@@ -595,6 +595,33 @@ class Store:
         except exc.IntegrityError as error:
             raise StoreError(f"cannot append decisions to table {table_id!r}: {self._reason(error)}") from None
 
+    def append_many(self, batch: Sequence[tuple[str, Sequence[tuple[int, dict[str, Any]]], int]]) -> None:
+        """Several tables' :meth:`append_decisions` in one transaction (a group commit): all or
+        nothing. ``batch`` holds ``(table_id, decisions, version)``, one entry a table."""
+        rows = [
+            {"table_id": table_id, "seq": seq, "data": _dumps(data)}
+            for table_id, decisions, _ in batch
+            for seq, data in decisions
+        ]
+        versions = [{"key": table_id, "new_version": version} for table_id, _, version in batch]
+        update = (
+            t_tables.update()
+            .where(t_tables.c.id == sa.bindparam("key"))
+            .values(
+                version=sa.bindparam("new_version"),
+                status=sa.case((t_tables.c.status == "open", "playing"), else_=t_tables.c.status),
+                updated_at=_now(),
+            )
+        )
+        try:
+            with self._transaction(write=True) as connection:
+                # A table that is not stored fails the decisions' foreign key below.
+                connection.execute(update, versions)
+                if rows:
+                    connection.execute(t_decisions.insert(), rows)
+        except exc.IntegrityError as error:
+            raise StoreError(f"cannot append the batch of decisions: {self._reason(error)}") from None
+
     def decisions(self, table_id: str) -> list[tuple[int, dict[str, Any]]]:
         """A table's decisions ``(seq, data)``, in order."""
         query = (

@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import hashlib
+import itertools
 import json
 import secrets
 import unicodedata
@@ -207,12 +208,42 @@ class Tables:
         self._writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sobedesce-store")
         self._lobby = asyncio.Lock()
         self._bots: dict[str, Any] = {}
+        self._pending: list[tuple[str, int, dict[str, Any], int, asyncio.Future[None]]] = []
+        self._committer: asyncio.Task[None] | None = None
 
     # -- the store ----------------------------------------------------------------------
 
     async def write(self, function: Callable[..., T], *args: Any, **kwargs: Any) -> T:
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self._writer, lambda: function(*args, **kwargs))
+
+    async def _append(self, table_id: str, seq: int, data: dict[str, Any], version: int) -> None:
+        """Store one decision, committed with whatever other tables' decisions are waiting
+        (a group commit: one transaction for many tables, since each commit costs more than
+        its rows)."""
+        future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._pending.append((table_id, seq, data, version, future))
+        if self._committer is None or self._committer.done():
+            self._committer = asyncio.get_running_loop().create_task(self._commit_pending())
+        await future
+
+    async def _commit_pending(self) -> None:
+        while self._pending:
+            batch, self._pending = self._pending, []
+            try:
+                await self.write(self.store.append_many, [(t, [(seq, data)], v) for t, seq, data, v, _ in batch])
+            except Exception:
+                # One at a time, so that only a decision that cannot be stored fails.
+                for table_id, seq, data, version, future in batch:
+                    try:
+                        await self.write(self.store.append_decisions, table_id, [(seq, data)], version)
+                    except Exception as error:
+                        future.set_exception(error)
+                    else:
+                        future.set_result(None)
+            else:
+                for *_, future in batch:
+                    future.set_result(None)
 
     async def read(self, function: Callable[..., T], *args: Any, **kwargs: Any) -> T:
         return await asyncio.to_thread(function, *args, **kwargs)
@@ -670,7 +701,7 @@ class Tables:
         assert driver is not None
         version = room.version + len(events)
         after, driver.match = driver.match, before
-        await self.write(self.store.append_decisions, room.id, [(room.decisions + 1, data)], version)
+        await self._append(room.id, room.decisions + 1, data, version)
         driver.match = after
         room.decisions += 1
         self._log(room, events)
@@ -732,7 +763,9 @@ class Tables:
         if since is not None and since > room.version:
             since = None
         if since is not None and (since >= first_kept - 1 or since == room.version):
-            events = [event_json(e, client.seat) | {"v": v} for v, e in room.log if v > since]
+            # The log holds consecutive versions: start at the first one after ``since``.
+            start = max(0, since + 1 - first_kept)
+            events = [event_json(e, client.seat) | {"v": v} for v, e in itertools.islice(room.log, start, None)]
             if events or always:
                 client.send({"type": "update", "v": room.version, "events": events, "state": self._state(room, client)})
         else:
@@ -760,11 +793,17 @@ class Tables:
 
     # -- reading ----------------------------------------------------------------------
 
-    def room_for_http(self, table_id: str) -> Room:
+    async def table_info(self, table_id: str) -> dict[str, Any]:
+        """A public table's public facts, from memory or, once it has left it, the store."""
         room = self.rooms.get(table_id)
+        if room is None:
+            row = await self.read(self.store.table, table_id)
+            if row is not None:
+                room = self._room_of(row)
+                room.version = row.version
         if room is None or room.private:
             raise ServerError("no_table", f"no table {table_id!r}")
-        return room
+        return room.public()
 
     def in_play(self) -> int:
         return sum(1 for r in self.rooms.values() if r.status == "playing")
