@@ -6,6 +6,7 @@ The end-to-end test through a pseudo-terminal is in ``test_terminal_e2e.py``.
 from __future__ import annotations
 
 import io
+import itertools
 import json
 import os
 import random
@@ -452,8 +453,17 @@ def test_the_view_is_the_only_source_of_the_screen() -> None:
     rng = random.Random(1)
     driver = new_driver(seed=1)
     advance(driver, rng, until=lambda d: d.status == "human" and d.view().phase == Phase.PLAY)
-    view = driver.view()
-    assert table_lines(view, driver.names) == table_lines(seat_view(driver.match, 0), driver.names)
+    record = json.loads(dumps_record(driver.match))
+    deck = record["rounds"][-1]["deck"]
+    drawn = sum(len(e.get("discard", ())) for e in record["rounds"][-1]["exchanges"])
+    undrawn = list(range(20 + drawn, 40))  # the stock no one has drawn from: hidden from everyone
+    assert len(undrawn) >= 2, "the position must leave two stock cards to swap"
+    first, last = undrawn[0], undrawn[-1]
+    deck[first], deck[last] = deck[last], deck[first]
+    other = read_record(json.dumps(record))
+    assert other.rounds[-1].deck != driver.match.rounds[-1].deck
+    assert seat_view(other, 0) == driver.view()
+    assert table_lines(seat_view(other, 0), driver.names) == table_lines(driver.view(), driver.names)
 
 
 # -- the command, without a terminal -----------------------------------------------------------------
@@ -483,6 +493,18 @@ def test_piped_output_has_no_ansi_and_eof_leaves_cleanly(tmp_path: Path) -> None
     read_record(path.read_text(encoding="utf-8"))
     for screen in result.stdout.split("End of input")[0].split("Sobe e Desce · ")[1:]:
         check_fits(screen, 24)
+
+
+def test_no_seed_is_shown_unless_one_was_given(tmp_path: Path) -> None:
+    path = tmp_path / "n.json"
+    result = run_play("--bots", "random", "--speed", "0", "--save", str(path), stdin="quit\n")
+    assert result.returncode == 0, result.stderr
+    assert "Seed" not in result.stdout and "seed" not in path.read_text(encoding="utf-8")
+    resumed = run_play("--resume", str(path), "--speed", "0", stdin="quit\n")
+    assert resumed.returncode == 0, resumed.stderr
+    assert "Seed" not in resumed.stdout and "Resumed" in resumed.stdout
+    given = run_play("--seed", "12", "--bots", "random", "--speed", "0", stdin="quit\n")
+    assert "Seed 12." in given.stdout
 
 
 def test_quit_saves_and_exits_zero(tmp_path: Path) -> None:
@@ -520,3 +542,181 @@ def test_the_oracle_is_never_offered_at_a_table() -> None:
     assert done.returncode == 2
     assert "never offered at a table" in done.stderr
     assert "Traceback" not in done.stderr
+
+
+# -- hidden information, resuming, the loop (issue 13) ---------------------------------------
+
+
+def test_without_a_seed_deals_come_from_the_os_and_the_record_holds_no_seed(tmp_path: Path) -> None:
+    decks = []
+    for _ in range(2):
+        path = tmp_path / "s.json"
+        match = Match("classic", players=NAMES)
+        driver = TableDriver(match, 0, {s: make_bot("random") for s in (1, 2, 3)}, seed=None, save_path=str(path))
+        driver.deal()
+        decks.append(driver.match.rounds[0].deck)
+        assert set(json.loads(path.read_text(encoding="utf-8"))) <= {"format", "version", "rules", "players", "rounds"}
+    # Two tables in the same state deal differently: nothing but the OS's randomness decides.
+    assert decks[0] != decks[1]
+
+
+def test_without_a_seed_a_resumed_round_goes_on_exactly_as_it_would_have(tmp_path: Path) -> None:
+    rng = random.Random(5)
+    path = tmp_path / "r.json"
+    bots = {s: make_bot("random") for s in (1, 2, 3)}
+    first = TableDriver(Match("classic", players=NAMES), 0, bots, seed=None, save_path=str(path))
+    advance(
+        first, rng, until=lambda d: len(d.match.rounds) == 2 and d.status == "human" and d.view().phase == Phase.PLAY
+    )
+    resumed = TableDriver(read_record(path.read_text(encoding="utf-8")), 0, bots, seed=None)
+    # Both go on to the end of the round in play, the person choosing the same way at both.
+    for driver in (first, resumed):
+        person = random.Random(9)
+        advance(driver, person, until=lambda d: d.status == "deal")
+    assert dumps_record(resumed.match) == dumps_record(first.match)
+    assert len(first.match.rounds) == 2
+
+
+def scripted_table(driver: TableDriver, answer, speed: float = 0.0):
+    """A :class:`TerminalTable` on a string console, answering prompts with ``answer``."""
+    from sobedesce.terminal.app import TerminalTable
+
+    stream = io.StringIO()
+    console = Console(file=stream, width=80, force_terminal=False, color_system=None)
+    prompts: list[str] = []
+
+    def read(prompt: str) -> str:
+        prompts.append(prompt)
+        assert len(prompts) < 5000, "the table keeps asking"
+        console.print(prompt, markup=False)
+        return answer(prompt, driver)
+
+    table = TerminalTable(driver, console, speed=speed, read=read, sleep=lambda seconds: None)
+    return table, stream, prompts
+
+
+def first_legal(prompt: str, driver: TableDriver) -> str:
+    """Type the first legal decision (a card by its number, as a new player would)."""
+    if prompt.startswith("Press Enter"):
+        return ""
+    view = driver.view()
+    action = view.legal_actions[0]
+    if isinstance(action, Play):
+        return str(view.hand.index(action.card) + 1)
+    if isinstance(action, NameTrump):
+        return action.suit.letter
+    if isinstance(action, TurnUp):
+        return "turn"
+    if isinstance(action, SitOut):
+        return "sit"
+    assert isinstance(action, Exchange)
+    return " ".join(str(c) for c in action.discard) or "keep"
+
+
+@pytest.mark.parametrize("speed", [0.0, 0.5])
+def test_a_forced_play_is_one_event(speed: float) -> None:
+    driver = new_driver("table", seed=3)
+    table, stream, prompts = scripted_table(driver, first_legal, speed=speed)
+    assert table.run() == 0
+    text = stream.getvalue()
+    forced = re.findall(r"^Forced: you play (\S+) — [^\n]+\.$", text, flags=re.M)
+    assert forced, "forced plays happen in a whole match"
+    for screen in text.split("Sobe e Desce · ")[1:]:
+        lines = screen.splitlines()
+        for above, below in itertools.pairwise(lines):
+            assert not (above.startswith("Forced:") and below == above), screen
+            card = re.match(r"Forced: you play (\S+) ", above)
+            assert not (card and below == f"You play {card.group(1)}."), screen
+        # A screen drawn while the table pauses (no prompt under it) asks nobody to type.
+        if not any(line.rstrip().endswith(">") for line in lines):
+            assert "type a card" not in screen and "Discard" not in screen, screen
+    assert not any("Forced" in p for p in prompts)
+
+
+def test_help_offers_only_the_answers_of_the_rule_set() -> None:
+    table = printed(help_lines(Phase.EXCHANGE, Match("table").rules), terminal=False)
+    classic = printed(help_lines(Phase.EXCHANGE, Match("classic").rules), terminal=False)
+    assert "'turn'" not in table and "'keep'" not in table and "1 to 5 cards" in table
+    assert "'turn'" in classic and "'keep'" in classic and "0 to 5 cards" in classic
+    for text in (table, classic):
+        check_fits(text)
+        assert "hint      when you decide" in text
+
+
+def test_commands_at_the_round_over_prompt() -> None:
+    driver = new_driver(seed=6)
+    said: dict[str, int] = {}
+
+    def answer(prompt: str, driver: TableDriver) -> str:
+        if prompt.startswith("Press Enter to deal round 2"):
+            for word in ("hint", "history", "help", "xyz"):
+                if word not in said:
+                    said[word] = 1
+                    return word
+            return "quit"
+        return first_legal(prompt, driver)
+
+    table, stream, prompts = scripted_table(driver, answer)
+    assert table.run() == 0
+    text = stream.getvalue()
+    assert "No decision is due: 'hint' helps when you choose trump, exchange or play." in text
+    assert "? Press Enter to deal round 2, or type rules, history, help or quit." in text
+    assert "Press Enter to return to the table > " in prompts  # history and help are pages
+    assert "You leave the table." in text and len(driver.match.rounds) == 1
+    for screen in text.split("Round 1 is over")[1:]:
+        check_fits(screen.split("Press Enter")[0], MAX_LINES)
+
+
+def test_line_reader_reads_lines_and_drops_typeahead() -> None:
+    from sobedesce.terminal.app import LineReader, _ConsoleReader
+
+    master, slave = os.openpty()
+    try:
+        console = Console(file=io.StringIO(), force_terminal=False)
+        read = _ConsoleReader(console, slave)
+        os.write(master, b"7h\n1 4\n")
+        assert read("Your card > ") == "7h"
+        read.discard_typeahead()  # keys typed while no prompt showed answer nothing
+        os.write(master, b"hint\n")
+        assert read("Your card > ") == "hint"
+        assert "Your card > " in console.file.getvalue()
+        reader = LineReader(slave)
+        os.write(master, b"\x04")  # Ctrl-D on an empty line
+        with pytest.raises(EOFError):
+            reader.readline()
+    finally:
+        os.close(master)
+        os.close(slave)
+
+
+def test_ctrl_c_ends_the_wait_for_a_line_whenever_it_lands() -> None:
+    import signal
+    import threading
+
+    from sobedesce.terminal.app import LineReader
+
+    read_end, write_end = os.pipe()
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    unblocked = threading.Event()
+    try:
+        for _ in range(20):
+            reader = LineReader(read_end)
+
+            def interrupt() -> None:
+                os.kill(os.getpid(), signal.SIGINT)
+                # If the interrupt were swallowed the read would hang: a line unblocks it
+                # (and the test then fails) once the main thread has given up waiting.
+                if not unblocked.wait(30):
+                    os.write(write_end, b"swallowed\n")
+
+            killer = threading.Thread(target=interrupt)
+            with pytest.raises(KeyboardInterrupt):
+                killer.start()
+                reader.readline()
+            unblocked.set()
+            killer.join()
+            unblocked.clear()
+    finally:
+        signal.signal(signal.SIGINT, previous)
+        os.close(read_end)
+        os.close(write_end)

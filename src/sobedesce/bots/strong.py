@@ -12,8 +12,10 @@ of its chance of winning the match (``_equity``).  With ``match_aware`` (off by 
 simulated round that ends the match is valued by the seat's riscos instead of its change.
 
 Every legal discard is an exchange option (screened by successive halving on common
-worlds).  The thinking budget is the number of sampled deals per decision (and an optional
-time limit, which makes decisions depend on the machine's speed).
+worlds).  The thinking budget is the number of sampled deals per decision.  An optional
+``time_limit`` (seconds) caps those numbers with a fixed cost model — a rough, hard-coded
+number of microseconds per sample for each kind of decision — and never reads the clock: the
+same view, rng and settings give the same decision on any machine, however fast or loaded.
 """
 
 from __future__ import annotations
@@ -120,7 +122,8 @@ class StrongBot:
         return self.equity
 
     def _scale(self, n: int, cost: int) -> int:
-        """Samples within the time limit, given a rough cost per sample in microseconds."""
+        """Samples within the time limit by the fixed cost model (``cost`` microseconds a
+        sample, an estimate: the clock is never read)."""
         if self.time_limit is None:
             return n
         return max(4, min(n, int(self.time_limit * 1e6 / max(cost, 1))))

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import random
 import sys
 from typing import Any
 
@@ -17,7 +16,9 @@ def register(subparsers: Any) -> None:
     parser = subparsers.add_parser(
         "play",
         help="play a match against three bots in the terminal",
-        description="Play Sobe e Desce against three bots. At any prompt: hint, rules, history, help, quit.",
+        description=(
+            "Play Sobe e Desce against three bots. When you decide: hint. At any prompt: rules, history, help, quit."
+        ),
     )
     parser.add_argument("--rules", choices=sorted(PRESETS), default=None, help="rule set (default: classic)")
     parser.add_argument(
@@ -26,7 +27,12 @@ def register(subparsers: Any) -> None:
         metavar="NAMES",
         help=f"the opponents: a level or bot name for all three, or three separated by commas (default: {DEFAULT_BOTS})",
     )
-    parser.add_argument("--seed", type=int, default=None, help="random seed of the deals and the bots")
+    parser.add_argument(
+        "--seed",
+        type=int,
+        default=None,
+        help="seed of the deals and the bots, to reproduce a match (default: deals drawn from the OS's randomness)",
+    )
     parser.add_argument("--name", default=None, help=f"your name at the table (default: {DEFAULT_NAME})")
     parser.add_argument("--seat", type=int, choices=range(4), default=None, help="your seat, 0-3 (default: 0)")
     parser.add_argument("--save", metavar="FILE", help="save the match record to FILE after every decision")
@@ -73,7 +79,9 @@ def run(args: argparse.Namespace) -> int:
 
     if args.speed < 0:
         return fail("--speed must be 0 or more")
-    seed = args.seed if args.seed is not None else random.randrange(1 << 31)
+    # Without --seed every deck comes from the OS's randomness when it is dealt (see
+    # TableDriver): nothing on the screen or in the record predicts a deal still to come.
+    seed: int | None = args.seed
     notes: list[str] = []
     if args.resume:
         try:
@@ -125,7 +133,7 @@ def run(args: argparse.Namespace) -> int:
         for i, level in enumerate(used, start=1):
             names[(human + i) % 4] = bot_label(i, level)
         match.players = tuple(names)
-    notes.insert(0, f"Seed {seed}. Type 'help' at any prompt.")
+    notes.insert(0, ("" if seed is None else f"Seed {seed}. ") + "Type 'help' at any prompt.")
     driver = TableDriver(match, human, bots, seed=seed, save_path=save_path)
     try:
         driver.save()

@@ -23,9 +23,11 @@ frontend shows those to that seat only); what a person sees is always
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import os
 import random
 import re
+import secrets
 import tempfile
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -167,9 +169,18 @@ class TableDriver:
     """People at the seats ``people`` (one seat, or several) and ``bots`` (seat → bot) at the
     others, playing ``match``.
 
-    Every deck is shuffled by a generator derived from ``seed`` and the round number, and
-    every bot decision by one derived from the seed and the decision's place in the match,
-    so a resumed match with the same seed goes on exactly as it would have.
+    With a ``seed`` (tests, benchmarks, a server's secret), every deck is shuffled by a
+    generator derived from the seed and the round number, and every bot decision by one
+    derived from the seed and the decision's place in the match, so a resumed match with the
+    same seed goes on exactly as it would have.
+
+    With ``seed=None`` (a person's table), nothing about a deal can be predicted: each deck
+    is shuffled from the operating system's randomness (:mod:`secrets`) when it is dealt.
+    Each bot decision then uses a generator derived from a cryptographic hash of the deck of
+    the round in play and the decision's place in it: the deck is already in the record, so
+    a resumed match goes on exactly as it would have with no seed handed back, and the
+    record holds nothing about any deal still to come.  (Someone who can read the record
+    sees the round in play anyway; no one at the table can learn the hash without it.)
     """
 
     def __init__(
@@ -178,7 +189,7 @@ class TableDriver:
         people: int | Iterable[int],
         bots: Mapping[int, Any],
         *,
-        seed: int | str,
+        seed: int | str | None,
         save_path: str | None = None,
     ) -> None:
         seats = (people,) if isinstance(people, int) else tuple(sorted(set(people)))
@@ -270,7 +281,8 @@ class TableDriver:
         A bot that is not registered, or fails to explain, gives way to the next of
         :data:`HINT_BOTS`; ``hint_bot_name`` tells which one answered.
         """
-        rng_seed = f"{self.seed}/hint/{len(self.match.rounds)}/{self._decisions()}"
+        # Without a seed a hint needs no reproducing: fresh randomness, tied to nothing hidden.
+        rng_seed = self._rng_seed("hint") if self.seed is not None else secrets.token_hex(16)
         view = self.view(seat)
         for name in HINT_BOTS:
             try:
@@ -289,12 +301,16 @@ class TableDriver:
     # -- moving the match on -------------------------------------------------------------
 
     def deal(self, deck: Sequence[Card] | None = None, dealer: int | None = None) -> list[Event]:
-        """Deal the next round: the deck shuffled from the seed, or ``deck`` as given (a
-        stored round dealt again)."""
+        """Deal the next round: the deck shuffled from the seed (from the operating system's
+        randomness without one), or ``deck`` as given (a stored round dealt again)."""
         if self.status != "deal":
             raise IllegalActionError("no deal is due")
         if deck is None:
-            rng = random.Random(f"{self.seed}/deal/{len(self.match.rounds)}")
+            rng: random.Random = (
+                secrets.SystemRandom()
+                if self.seed is None
+                else random.Random(f"{self.seed}/deal/{len(self.match.rounds)}")
+            )
             current = self.match.deal(rng=rng)
         else:
             current = self.match.deal(deck, dealer=dealer)
@@ -314,7 +330,7 @@ class TableDriver:
         bot = self.bots.get(seat, stand_in)
         if bot is None:
             raise IllegalActionError("it is not a bot's turn")
-        rng = random.Random(f"{self.seed}/bot/{len(self.match.rounds)}/{self._decisions()}")
+        rng = random.Random(self._rng_seed("bot"))
         return bot.act(seat_view(self.match, seat), rng)  # type: ignore[no-any-return]
 
     def play_bot(self, stand_in: Any = None) -> list[Event]:
@@ -344,6 +360,16 @@ class TableDriver:
             save_atomically(self.save_path, dumps_record(self.match) + "\n")
 
     # -- inside --------------------------------------------------------------------------
+
+    def _rng_seed(self, purpose: str) -> str:
+        """The seed of a bot's (or, with a table seed, a hint's) generator for the decision due
+        now: from the table's seed, or without one from a hash of the deck of the round in play."""
+        place = f"{purpose}/{len(self.match.rounds)}/{self._decisions()}"
+        if self.seed is not None:
+            return f"{self.seed}/{place}"
+        current = self.match.round
+        deck = " ".join(str(c) for c in current.deck) if current is not None and current.deck else ""
+        return hashlib.sha256(f"{place}/{deck}".encode()).hexdigest()
 
     def _decisions(self) -> int:
         current = self.match.round

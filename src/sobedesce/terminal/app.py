@@ -6,6 +6,11 @@ its view and events into screens and prompts into decisions.
 
 from __future__ import annotations
 
+import contextlib
+import os
+import select
+import signal
+import sys
 import time
 from collections import deque
 from collections.abc import Callable, Sequence
@@ -16,7 +21,7 @@ from rich.text import Text
 from sobedesce.core import IllegalActionError, Phase, Play
 from sobedesce.table import Event, TableDriver
 
-from .inputs import Command, InputError, parse_input
+from .inputs import COMMANDS, Command, InputError, parse_input
 from .render import (
     LOG_LINES,
     card_text,
@@ -31,7 +36,108 @@ from .render import (
     table_lines,
 )
 
-__all__ = ["TerminalTable"]
+__all__ = ["LineReader", "TerminalTable"]
+
+
+class LineReader:
+    """Reads the person's lines from a file descriptor so that Ctrl-C always interrupts.
+
+    ``input()`` has a race: a SIGINT that lands just before it starts its blocking read is
+    raised only after the next key.  Here the wait is a ``select`` on the input and on a
+    pipe that the interpreter writes to whenever a signal arrives
+    (:func:`signal.set_wakeup_fd`), so an interrupt ends the wait at once, whenever it
+    came; the ``KeyboardInterrupt`` is then raised as soon as Python code runs again.  The
+    wait also wakes every half second, in case the wakeup pipe could not be installed (a
+    thread other than the main one).  End of input raises ``EOFError``, like ``input()``.
+    """
+
+    def __init__(self, fd: int) -> None:
+        self.fd = fd
+        self._pending = b""
+        self._ended = False
+
+    def readline(self) -> str:
+        while b"\n" not in self._pending and not self._ended:
+            self._wait()
+            chunk = os.read(self.fd, 4096)
+            if chunk:
+                self._pending += chunk
+            else:
+                self._ended = True
+        if not self._pending:
+            raise EOFError
+        line, _, self._pending = self._pending.partition(b"\n")
+        return line.decode("utf-8", errors="replace").rstrip("\r")
+
+    def discard_pending(self) -> None:
+        """Forget what was read but not yet returned."""
+        self._pending = b""
+
+    def _wait(self) -> None:
+        wake_read, wake_write = os.pipe()
+        try:
+            os.set_blocking(wake_read, False)
+            os.set_blocking(wake_write, False)
+            try:
+                previous: int | None = signal.set_wakeup_fd(wake_write, warn_on_full_buffer=False)
+            except ValueError:  # not the main thread: fall back on the half-second wake-ups
+                previous = None
+            try:
+                while True:
+                    ready, _, _ = select.select([self.fd, wake_read], [], [], 0.5)
+                    # A signal's handler (KeyboardInterrupt) runs here, back in Python code.
+                    if self.fd in ready:
+                        return
+                    if wake_read in ready:
+                        with contextlib.suppress(BlockingIOError):
+                            os.read(wake_read, 512)
+            finally:
+                if previous is not None:
+                    signal.set_wakeup_fd(previous)
+        finally:
+            os.close(wake_read)
+            os.close(wake_write)
+
+
+def _stdin_fd() -> int | None:
+    """The descriptor of standard input when it can be waited on with ``select``."""
+    if os.name != "posix":
+        return None
+    try:
+        return sys.stdin.fileno()
+    except (AttributeError, OSError, ValueError):
+        return None
+
+
+class _ConsoleReader:
+    """``read(prompt)`` at a terminal: shows ``prompt``, then reads a line with a
+    :class:`LineReader`; ``discard_typeahead()`` drops keys typed while no prompt showed."""
+
+    def __init__(self, console: Console, fd: int) -> None:
+        self.console = console
+        self.reader = LineReader(fd)
+
+    def __call__(self, prompt: str) -> str:
+        self.console.print(prompt, end="", markup=False, highlight=False)
+        self.console.file.flush()
+        return self.reader.readline()
+
+    def discard_typeahead(self) -> None:
+        if os.isatty(self.reader.fd):  # never from a pipe or a file: those are answers given in advance
+            self.reader.discard_pending()
+            with contextlib.suppress(OSError, ImportError):
+                import termios
+
+                termios.tcflush(self.reader.fd, termios.TCIFLUSH)
+
+
+def console_reader(console: Console) -> Callable[[str], str]:
+    """``read(prompt)`` for the console: a :class:`_ConsoleReader` on standard input, or
+    ``console.input`` where standard input cannot be waited on with ``select``."""
+    fd = _stdin_fd()
+    if fd is None:
+        return lambda prompt: console.input(prompt, markup=False)
+    return _ConsoleReader(console, fd)
 
 
 class _Quit(Exception):
@@ -58,10 +164,11 @@ class TerminalTable:
         self.driver = driver
         self.console = console
         self.speed = max(0.0, speed)
-        self.read = read or (lambda prompt: console.input(prompt, markup=False))
+        self.read = read or console_reader(console)
         self.sleep = sleep
         self.log: deque[Text] = deque((Text(n, style="dim") for n in notes), maxlen=LOG_LINES)
         self.notice: list[Text] = []
+        self._forced_since_prompt = False
 
     # -- the loop ------------------------------------------------------------------------
 
@@ -96,7 +203,7 @@ class TerminalTable:
 
     def _loop(self) -> None:
         driver = self.driver
-        if driver.status == "over":  # a finished match was resumed: show how it ended
+        if driver.match.phase == Phase.MATCH_OVER:  # a finished match was resumed: show how it ended
             match = driver.match
             ended = Event(
                 "match",
@@ -135,26 +242,45 @@ class TerminalTable:
         self._ask(prompt)
 
     def _ask(self, prompt: str) -> str:
+        if self._forced_since_prompt:
+            self._forced_since_prompt = False
+            discard = getattr(self.read, "discard_typeahead", None)
+            if discard is not None:
+                discard()
         return self.read(prompt)
 
     def _pause(self, factor: float = 1.0) -> None:
         if self.speed > 0:
             self.sleep(self.speed * factor)
 
-    def _show_events(self, events: Sequence[Event]) -> None:
+    def _show_events(self, events: Sequence[Event], *, forced: Text | None = None) -> None:
+        """Log ``events`` (the person's forced play as ``forced``) and pace them."""
         driver = self.driver
         for event in events:
+            if forced is not None and event.kind == "play" and event.seat == driver.human:
+                self.log.append(forced)
+                if self.speed > 0:
+                    self._draw(guidance=self._while_paced())
+                    self._pause(2.0)
+                continue
             self.log.append(describe_event(event, driver.names, driver.human))
             if event.kind in ("round", "match"):
                 continue
             if self.speed > 0 and (event.seat != driver.human or event.kind == "trick"):
-                self._draw()
+                self._draw(guidance=self._while_paced())
                 self._pause(2.0 if event.kind == "trick" else 1.0)
         for event in events:
             if event.kind == "round":
                 self._round_over(event, last=any(e.kind == "match" for e in events))
             elif event.kind == "match":
                 self._match_over(event)
+
+    def _while_paced(self) -> Text | None:
+        """The line under the hand while the table pauses: no prompt is up, so when the
+        person is to act next it must not ask them to type yet."""
+        if self.driver.status != "human":
+            return None  # the default: who is awaited
+        return Text("Your turn next…", style="dim")
 
     def _round_over(self, event: Event, *, last: bool) -> None:
         driver = self.driver
@@ -169,23 +295,31 @@ class TerminalTable:
             print_lines(self.console, lines)
             self.console.print()
             return
+        message: Text | None = None
         while True:
             self.console.clear()
-            print_lines(self.console, lines)
+            print_lines(self.console, [*lines, message] if message is not None else lines)
             self.console.print()
-            answer = self._ask(f"Press Enter to deal round {event.round_index + 2} > ").strip().lower()
-            if answer in ("quit", "exit"):
+            text = self._ask(f"Press Enter to deal round {event.round_index + 2} > ")
+            key = " ".join(text.split()).lower()
+            if not key:
+                return
+            command = COMMANDS.get(key)
+            message = None
+            if command == "quit":
                 raise _Quit
-            if answer in ("rules", "help", "history", "hist"):
-                self._page(
-                    rules_lines(driver.match.rules)
-                    if answer == "rules"
-                    else help_lines()
-                    if answer == "help"
-                    else history_lines(driver.view(), driver.names)
+            if command == "rules":
+                self._page(rules_lines(driver.match.rules))
+            elif command == "help":
+                self._page(help_lines(None, driver.match.rules))
+            elif command == "history":
+                self._page(history_lines(driver.view(), driver.names))
+            elif command == "hint":
+                message = Text("No decision is due: 'hint' helps when you choose trump, exchange or play.")
+            else:
+                message = Text(
+                    f"? Press Enter to deal round {event.round_index + 2}, or type rules, history, help or quit."
                 )
-                continue
-            return
 
     def _match_over(self, event: Event) -> None:
         driver = self.driver
@@ -205,14 +339,15 @@ class TerminalTable:
         driver = self.driver
         forced = driver.forced_play()
         if forced is not None:
+            # One event: the card goes on the table and the log says it was forced, and why,
+            # in place of "You play …".  No prompt is shown meanwhile, so keys typed now
+            # answered nothing: they are dropped rather than taken as the next decision.
             card, why = forced
             note = Text("Forced: you play ", style="bold").append_text(card_text(card, "bold"))
             note.append(f" — {why}.", style="bold")
-            self.log.append(note)
             self.notice = []
-            self._draw(message=note)
-            self._pause(2.0)
-            self._show_events(driver.play_human(Play(card)))
+            self._show_events(driver.play_human(Play(card)), forced=note)
+            self._forced_since_prompt = True
             return
         message: Text | str | None = None
         must_play = driver.must_play_reason()
@@ -238,7 +373,7 @@ class TerminalTable:
                 elif parsed.name == "rules":
                     self._page(rules_lines(driver.match.rules))
                 elif parsed.name == "help":
-                    self._page(help_lines(view.phase))
+                    self._page(help_lines(view.phase, driver.match.rules))
                 continue
             try:
                 events = driver.play_human(parsed)

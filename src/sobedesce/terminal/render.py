@@ -521,23 +521,34 @@ def rules_lines(rules: Rules) -> list[Text]:
     return lines
 
 
-def help_lines(phase: Phase | None = None) -> list[Text]:
+def help_lines(phase: Phase | None = None, rules: Rules | None = None) -> list[Text]:
+    """How to answer, under ``rules`` (every answer any rule set takes when not given)."""
+    turn = rules is None or rules.turn_up_allowed
+    keep = rules is None or rules.min_discard == 0
+    if rules is None:
+        span = "the cards to discard"
+    elif rules.min_discard == rules.max_discard:
+        span = f"exactly {rules.min_discard} cards to discard"
+    else:
+        span = f"{rules.min_discard} to {rules.max_discard} cards to discard"
+    trump = "  Trump:     S, H, D, C (or spades, hearts…)" + (", or 'turn' to turn up your card." if turn else ".")
+    exchange = f"  Exchange:  {span} ('2c 5h' or '1 4')" + (", 'keep' or 0 for none," if keep else ",")
     lines = [
         Text("How to answer", style="bold"),
         Text("  Cards: rank then suit, e.g. 7h, KS, q♦ — or the card's number in your hand."),
         Text("  Ranks, high to low: A 7 K J Q 6 5 4 3 2.  Suits: S ♠  H ♥  D ♦  C ♣"),
-        Text("  Trump:     S, H, D, C (or spades, hearts…), or 'turn' to turn up your card."),
-        Text("  Exchange:  the cards to discard ('2c 5h' or '1 4'), 'keep' or 0 for none,"),
+        Text(trump),
+        Text(exchange),
         Text("             or 'sit' to sit out the round."),
         Text("  Play:      one card ('7h' or '3'). Legal cards are marked * in your hand;"),
         Text("             a forced card is played for you, with the reason."),
         Text(""),
-        Text("Commands (at any prompt)", style="bold"),
-        Text("  hint      what the strong bot would do, with expected points (lower is better)"),
-        Text("  rules     the rules of this table"),
-        Text("  history   the tricks of this round"),
-        Text("  help      this page"),
-        Text("  quit      save and leave (Ctrl-D and Ctrl-C also save when --save is on)"),
+        Text("Commands", style="bold"),
+        Text("  hint      when you decide: what the strong bot would do, with expected points"),
+        Text("  rules     the rules of this table (at any prompt)"),
+        Text("  history   the tricks of this round (at any prompt)"),
+        Text("  help      this page (at any prompt)"),
+        Text("  quit      leave, saving with --save (at any prompt; Ctrl-D and Ctrl-C too)"),
     ]
     return lines
 
