@@ -750,15 +750,33 @@ class Tables:
 
     def _flush(self, room: Room) -> None:
         """Send every client the events it has not had, and its state."""
+        states: dict[int | None, dict[str, Any] | None] = {}  # one per seat, and the spectators'
         for client in list(room.clients):
-            self._sync(client, room, client.seen)
+            self._sync(client, room, client.seen, states=states)
         if room.status == "finished":
             self._broadcast_table(room)
 
-    def _sync(self, client: Client, room: Room, since: int | None, *, always: bool = False) -> None:
+    def _sync(
+        self,
+        client: Client,
+        room: Room,
+        since: int | None,
+        *,
+        always: bool = False,
+        states: dict[int | None, dict[str, Any] | None] | None = None,
+    ) -> None:
         """Bring ``client`` up to date from event ``since``: the events it missed, or a full
         snapshot when those are no longer kept (or ``since`` is unknown).  An update with no
-        events is sent only when ``always`` (an answer to the client, not a broadcast)."""
+        events is sent only when ``always`` (an answer to the client, not a broadcast).
+        ``states`` keeps the states already made for this version, shared by the connections
+        of one seat and by the spectators."""
+        cache = {} if states is None else states
+
+        def state() -> dict[str, Any] | None:
+            if client.seat not in cache:
+                cache[client.seat] = self._state(room, client)
+            return cache[client.seat]
+
         first_kept = room.log[0][0] if room.log else room.version + 1
         if since is not None and since > room.version:
             since = None
@@ -767,14 +785,14 @@ class Tables:
             start = max(0, since + 1 - first_kept)
             events = [event_json(e, client.seat) | {"v": v} for v, e in itertools.islice(room.log, start, None)]
             if events or always:
-                client.send({"type": "update", "v": room.version, "events": events, "state": self._state(room, client)})
+                client.send({"type": "update", "v": room.version, "events": events, "state": state()})
         else:
             client.send(
                 {
                     "type": "snapshot",
                     "v": room.version,
                     "table": room.public(client),
-                    "state": self._state(room, client),
+                    "state": state(),
                 }
             )
         client.seen = room.version
