@@ -58,9 +58,9 @@ def _lone(match: Match, dealer: int, trump: str, alone: int) -> None:
 def test_lone_player_scores_five_tricks_times_multiplier() -> None:
     match = Match("classic")
     _lone(match, 3, "S", 0)
-    assert match.scores == [15, 20, 20, 20]
+    assert match.scores == (15, 20, 20, 20)
     _lone(match, 0, "C", 1)
-    assert match.scores == [15, 10, 20, 20]
+    assert match.scores == (15, 10, 20, 20)
     assert match.phase == Phase.DEAL
     assert match.next_dealer == 1
 
@@ -84,7 +84,7 @@ def test_no_deal_while_a_round_is_being_played() -> None:
 def test_match_ends_when_a_score_reaches_zero_and_refuses_more() -> None:
     match = Match("classic", scores=[20, 4, 20, 20])
     _lone(match, 0, "S", 1)
-    assert match.is_over and match.winners == [1]
+    assert match.is_over and match.winners == (1,)
     assert match.phase == Phase.MATCH_OVER
     assert match.riscos() == [-20, 60, -20, -20]
     with pytest.raises(IllegalActionError):
@@ -100,7 +100,7 @@ def test_table_void_round_changes_nothing_but_counts_as_sitting_out() -> None:
         match.apply(NameTrump(Suit.SPADES))
         for _ in range(4):
             match.apply(SitOut())
-        assert match.scores == [20, 20, 20, 20]
+        assert match.scores == (20, 20, 20, 20)
         assert match.phase == Phase.DEAL
     match.deal(_deck(1), dealer=1)
     match.apply(NameTrump(Suit.SPADES))
@@ -123,7 +123,7 @@ def test_two_player_round_scores_from_tricks() -> None:
         match.apply(action)
     for card in split("AH 2H 7H 3H KH KD 2C AC 7C 3C"):
         match.apply(Play.of(card))
-    assert match.scores == [17, 18, 20, 20]
+    assert match.scores == (17, 18, 20, 20)
 
 
 def test_check_deck() -> None:

@@ -9,13 +9,21 @@ from __future__ import annotations
 
 import itertools
 import math
-import random
+from collections.abc import Sequence
 
-from sobedesce.core.cards import SUIT_MASKS
-from sobedesce.core.game import Round
+from sobedesce.core import Round
+from sobedesce.core.logic import (
+    MAY_SIT_OUT,
+    STOCK,
+    SUIT_OF,
+    credited_tricks,
+    dealt_hands,
+    must_play,
+    score_changes,
+)
 from sobedesce.core.rules import Rules
 
-from ._sim import ABOVE, ALL, SUIT_OF, PlayState, deltas_of, next_active_of
+from ._sim import ALL, PlayState
 
 # Expected tricks a card brings, by strength 0 (Two) .. 9 (Ace): as a trump, and in a side suit.
 TRUMP_VALUE = (0.43, 0.44, 0.47, 0.52, 0.60, 0.69, 0.82, 0.99, 1.19, 1.37)
@@ -67,16 +75,6 @@ def base_tricks(n_active: float) -> float:
     return BASE_BY_ACTIVE[lo] * (1 - frac) + BASE_BY_ACTIVE[lo + 1] * frac
 
 
-def hand_tricks(hand: int, trump: int, n_active: float) -> float:
-    total = base_tricks(n_active)
-    m = hand
-    while m:
-        low = m & -m
-        total += card_value(low.bit_length() - 1, trump, hand)
-        m ^= low
-    return max(total, 0.0)
-
-
 def _p_zero_exact(tricks: float) -> float:
     if tricks <= 0.0:
         return P0_TABLE[0][1]
@@ -115,23 +113,9 @@ def ranked_cards(hand: int, trump: int) -> list[tuple[float, int]]:
     return out
 
 
-def keep_best(hand: int, trump: int, keep: int) -> int:
-    """The mask of the ``keep`` best cards of ``hand``."""
-    mask = 0
-    for _value, card in ranked_cards(hand, trump)[:keep]:
-        mask |= 1 << card
-    return mask
-
-
-def may_sit_out(rules: Rules, trump: int, seat: int, chooser: int, score: int, streak: int) -> bool:
-    """Mirrors ``Round.must_play_reason(seat) is None``."""
-    if rules.all_play_suit is not None and trump == rules.all_play_suit:
-        return False
-    if streak >= rules.max_sit_outs_in_row:
-        return False
-    if rules.chooser_must_play and seat == chooser:
-        return False
-    return not (rules.must_play_at_or_below is not None and score <= rules.must_play_at_or_below)
+def may_sit_out(rules: Rules, trump: int, chooser: int, scores: Sequence[int], streaks: Sequence[int]) -> list[bool]:
+    """Per seat, whether it may sit out this round (the core's rule, as booleans)."""
+    return [code == MAY_SIT_OUT for code in must_play(rules, trump, chooser, scores, streaks)]
 
 
 class ExchangePlan:
@@ -313,9 +297,13 @@ def _trump_likelihood(three: int, rules: Rules, option: int, chooser_may_sit: bo
 
 
 class ExState:
-    """The exchange phase as plain values: every seat still to decide uses the basic plan."""
+    """The exchange phase as plain values: every seat still to decide uses the basic plan.
 
-    __slots__ = ("active", "chooser", "discards", "hands", "order_pos", "rules", "scores", "stock", "streaks", "trump")
+    Built from its parts, by :meth:`from_round` (a real round at its exchange phase) or by
+    :func:`ex_state_from_deck` (a dealt deck with trump chosen); :meth:`copy` for a trial.
+    """
+
+    __slots__ = ("active", "chooser", "hands", "may_sit", "order_pos", "rules", "stock", "trump")
 
     def __init__(
         self,
@@ -326,9 +314,10 @@ class ExState:
         stock: list[int],
         active: list[int],
         order_pos: int,
-        scores: tuple[int, ...],
-        streaks: tuple[int, ...],
+        may_sit: list[bool],
     ) -> None:
+        """``stock`` is drawn from its end (``pop``); ``order_pos`` decisions are taken (the
+        chooser's is the first); ``may_sit`` is :func:`may_sit_out` of the round."""
         self.rules = rules
         self.trump = trump
         self.chooser = chooser
@@ -336,22 +325,40 @@ class ExState:
         self.stock = stock
         self.active = active
         self.order_pos = order_pos
-        self.scores = scores
-        self.streaks = streaks
+        self.may_sit = may_sit
 
     @classmethod
     def from_round(cls, rnd: Round, stock: list[int]) -> ExState:
         """The real round at its exchange phase, with ``stock`` (drawn from its end) in place
         of the round's own remaining stock."""
+        assert rnd.trump is not None
+        trump = int(rnd.trump)
+        active = [-1 if a is None else int(a) for a in rnd.active]
         return cls(
-            rnd.rules, rnd.trump, rnd.chooser, rnd.hands[:], stock, rnd.active[:], rnd.decided, rnd.scores, rnd.streaks
+            rnd.rules,
+            trump,
+            rnd.chooser,
+            list(rnd.hands),
+            stock,
+            active,
+            sum(a >= 0 for a in active),
+            may_sit_out(rnd.rules, trump, rnd.chooser, rnd.scores, rnd.streaks),
+        )
+
+    def copy(self) -> ExState:
+        return ExState(
+            self.rules,
+            self.trump,
+            self.chooser,
+            self.hands[:],
+            self.stock[:],
+            self.active[:],
+            self.order_pos,
+            self.may_sit,
         )
 
     def seat_to_act(self) -> int:
         return (self.chooser + self.order_pos) % 4
-
-    def may_sit(self, seat: int) -> bool:
-        return may_sit_out(self.rules, self.trump, seat, self.chooser, self.scores[seat], self.streaks[seat])
 
     def apply(self, discard: int | None) -> None:
         """The seat to act sits out (``None``) or discards ``discard`` and draws as many."""
@@ -370,7 +377,7 @@ class ExState:
     def basic_decision(self, seat: int) -> int | None:
         decided_active = sum(1 for s in range(4) if self.active[s] == 1)
         n_exp = expected_players(decided_active, 4 - self.order_pos - 1)
-        plan = plan_exchange(self.hands[seat], self.trump, self.rules, self.may_sit(seat), n_exp)
+        plan = plan_exchange(self.hands[seat], self.trump, self.rules, self.may_sit[seat], n_exp)
         return None if plan.sit_out else plan.discard
 
     def finish(self, seat_of_interest: int) -> list[int]:
@@ -379,56 +386,19 @@ class ExState:
             seat = self.seat_to_act()
             self.apply(self.basic_decision(seat))
         active = self.active
-        players = [s for s in range(4) if active[s] == 1]
-        if len(players) < 2:
-            won = [0, 0, 0, 0]
-            if players:
-                won[players[0]] = 5
-            return deltas_of(self.rules, self.trump, active, won) if players else [0, 0, 0, 0]
-        st = PlayState.__new__(PlayState)
-        st.hands = self.hands
-        st.trump = self.trump
-        rules = self.rules
-        st.must_beat = rules.must_beat_following
-        st.must_under = rules.must_undertrump
-        st.lead_ace = rules.must_lead_trump_ace
-        st.n_active = len(players)
-        st.next_active = next_active_of(active)
-        chooser = self.chooser
-        st.to_act = chooser if active[chooser] == 1 else st.next_active[chooser]
-        st.cur_len = 0
-        st.tricks_done = 0
-        st.lead = -1
-        st.win = -1
-        st.win_seat = -1
-        st.tricks_won = [0, 0, 0, 0]
-        st.played = 0
-        won = st.play_out()
-        return deltas_of(rules, self.trump, active, won)
+        won = credited_tricks(active)
+        if won is None:
+            won = PlayState.start(self.rules, self.trump, self.chooser, self.hands, active).play_out()
+        return score_changes(self.rules, self.trump, active, won)
 
 
 def ex_state_from_deck(
     rules: Rules, chooser: int, deck: list[int], trump: int, scores: tuple[int, ...], streaks: tuple[int, ...]
 ) -> ExState:
     """The exchange phase of a round dealt from ``deck`` (top first) with ``trump`` chosen."""
-    hands = [0, 0, 0, 0]
-    for i in range(4):
-        seat = (chooser + i) % 4
-        hands[seat] = (
-            (1 << deck[3 * i])
-            | (1 << deck[3 * i + 1])
-            | (1 << deck[3 * i + 2])
-            | (1 << deck[12 + 2 * i])
-            | (1 << deck[13 + 2 * i])
-        )
-    stock = list(reversed(deck[20:]))  # pop() draws from the top
-    return ExState(rules, trump, chooser, hands, stock, [-1, -1, -1, -1], 0, scores, streaks)
-
-
-def shuffled(cards: list[int], rng: random.Random) -> list[int]:
-    out = cards[:]
-    rng.shuffle(out)
-    return out
+    stock = list(reversed(deck[STOCK:]))  # pop() draws from the top
+    sit = may_sit_out(rules, trump, chooser, scores, streaks)
+    return ExState(rules, trump, chooser, dealt_hands(deck, chooser), stock, [-1, -1, -1, -1], 0, sit)
 
 
 def mask_cards(mask: int) -> list[int]:
@@ -441,21 +411,16 @@ def mask_cards(mask: int) -> list[int]:
 
 
 __all__ = [
-    "ABOVE",
     "ExState",
     "ExchangePlan",
-    "SUIT_MASKS",
     "card_value",
     "ex_state_from_deck",
     "exchange_likelihood",
     "expected_delta",
-    "hand_tricks",
-    "keep_best",
     "mask_cards",
     "may_sit_out",
     "plan_exchange",
     "ranked_cards",
-    "shuffled",
     "trump_likelihood",
     "trump_scores",
 ]

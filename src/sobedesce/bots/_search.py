@@ -17,8 +17,17 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
+from sobedesce.core import SeatView, SitOut
 from sobedesce.core.cards import SUIT_MASKS
-from sobedesce.core.view import SeatView
+from sobedesce.core.logic import (
+    BEATERS,
+    SUIT_OF,
+    legal_card_mask,
+    match_winners,
+    next_active_seats,
+    riscos_for,
+    score_changes,
+)
 
 from ._equity import Equity, equity_for
 from ._eval import (
@@ -37,7 +46,7 @@ from ._eval import (
     sit_probability,
     trump_likelihood,
 )
-from ._sim import ALL, SUIT_OF, PlayState, beats, deltas_of, legal_mask, next_active_of, pick_card
+from ._sim import ALL, PlayState, pick_card
 
 PLAY_MISMATCH = 0.4
 """Likelihood factor of a card played that the basic policy would not have played."""
@@ -70,14 +79,10 @@ def objective(
         base = objective(deltas, seat, rivalry, scores if riscos else None, target)
         return weight * change + (1.0 - weight) * base
     if scores is not None and riscos:
-        finals = [scores[i] + deltas[i] for i in range(4)]
-        winners = [i for i in range(4) if finals[i] <= target]
+        ends = [scores[i] + deltas[i] for i in range(4)]
+        winners = match_winners(ends, target)
         if winners:
-            if seat in winners:
-                losers = sum(finals[i] for i in range(4) if i not in winners)
-                value = -losers / len(winners)
-            else:
-                value = float(finals[seat])
+            value = -riscos_for(ends, winners)[seat]
             base = scores[seat] - rivalry * (sum(scores) - scores[seat]) / 3.0
             return value - base
     if not rivalry:
@@ -149,6 +154,34 @@ def _trump_option(view: SeatView) -> int:
     return int(view.trump)
 
 
+class _ExchangeSetting:
+    """What a view at the exchange phase says, prepared once for every candidate deal."""
+
+    def __init__(self, view: SeatView) -> None:
+        assert view.chooser is not None and view.trump is not None
+        self.view = view
+        self.seat = view.seat
+        self.chooser = view.chooser
+        self.rules = view.rules
+        self.trump = int(view.trump)
+        self.order = view.exchange_order
+        self.me_index = self.order.index(self.seat)
+        self.turned = view.turned_card
+        unseen = ALL & ~view.hand_mask
+        if self.turned is not None and self.chooser != self.seat:
+            unseen &= ~(1 << self.turned)
+        self.pool = mask_cards(unseen)
+        """The cards the viewer has not seen, shuffled in place for each candidate."""
+        self.option = _trump_option(view)
+        self.chooser_may_sit = not self.rules.chooser_must_play
+        self.may_sit = may_sit_out(self.rules, self.trump, self.chooser, view.scores, view.sat_out_streaks)
+
+
+_Candidate = tuple[float, list[int], list[int], list[int | None]]
+"""A candidate deal: its weight, every seat's five dealt cards, the stock (top first) and the
+discards of the seats that decided before the viewer (``None`` for a seat that sat out)."""
+
+
 def sample_exchange_worlds(
     view: SeatView, rng: random.Random, n: int, weighted: bool = True, oversample: int = 8
 ) -> list[tuple[float, ExState]]:
@@ -159,108 +192,120 @@ def sample_exchange_worlds(
     to their weights (a deal drawn twice gets a fresh stock order), so every returned world
     has weight 1 and play-outs are not wasted on unlikely deals.
     """
-    seat = view.seat
-    chooser = view.chooser
-    assert chooser is not None and view.trump is not None
-    rules = view.rules
-    trump = int(view.trump)
-    order = view.exchange_order
-    me_index = order.index(seat)
-    my_hand = view.hand_mask
-    turned = view.turned_card
-    unseen = ALL & ~my_hand
-    if turned is not None and chooser != seat:
-        unseen &= ~(1 << turned)
-    pool = mask_cards(unseen)
-    option = _trump_option(view)
-    chooser_may_sit = not rules.chooser_must_play
+    setting = _ExchangeSetting(view)
     if not weighted:
         oversample = 1
-    candidates: list[tuple[float, list[int], list[int], list[int | None]]] = []
+    candidates: list[_Candidate] = []
     for _ in range(n * oversample):
-        rng.shuffle(pool)
-        pos = 0
-        originals = [0, 0, 0, 0]
-        weight = 1.0
-        for i in range(4):
-            s = order[i]
-            if s == seat:
-                originals[s] = my_hand
-                continue
-            if i == 0 and turned is not None:
-                first = pool[pos : pos + 3]
-                rest = [turned, pool[pos + 3]]
-                pos += 4
-            else:
-                first = pool[pos : pos + 3]
-                rest = pool[pos + 3 : pos + 5]
-                pos += 5
-            m = 0
-            for c in first:
-                m |= 1 << c
-            if weighted and i == 0:
-                weight *= trump_likelihood(m, rules, option, chooser_may_sit)
-            for c in rest:
-                m |= 1 << c
-            originals[s] = m
-        discards: list[int | None] = [None, None, None, None]
-        active_so_far = 0
-        for i in range(me_index):
-            s = order[i]
-            decided = view.active[s]
-            may_sit = may_sit_out(rules, trump, s, chooser, view.scores[s], view.sat_out_streaks[s])
-            n_exp = expected_players(active_so_far, 3 - i)
-            plan = plan_exchange(originals[s], trump, rules, may_sit, n_exp)
-            if decided is False:
-                if weighted:
-                    weight *= exchange_likelihood(plan, may_sit, None)
-                continue
-            active_so_far += 1
-            k = view.discard_counts[s] or 0
-            if weighted:
-                weight *= exchange_likelihood(plan, may_sit, k)
-            if k == plan.k:
-                discards[s] = plan.discard
-            else:
-                discard = 0
-                for _v, c in ranked_cards(originals[s], trump)[5 - k :] if k else ():
-                    discard |= 1 << c
-                discards[s] = discard
+        rng.shuffle(setting.pool)
+        weight, originals, stock = _deal_candidate(setting, weighted)
+        weight, discards = _explain_decisions(setting, originals, weight, weighted)
         if weight > 0.0:
-            candidates.append((weight, originals, pool[pos:], discards))
+            candidates.append((weight, originals, stock, discards))
     if not candidates:
         return []
-    weights = [c[0] for c in candidates]
-    chosen = _resample(weights, n, rng) if oversample > 1 else list(range(len(candidates)))
+    chosen = _resample([c[0] for c in candidates], n, rng) if oversample > 1 else list(range(len(candidates)))
     out: list[tuple[float, ExState]] = []
     last = -1
     for index in chosen:
-        weight, originals, stock_cards, discards = candidates[index]
-        stock_top_first = stock_cards[:]
+        stock_top_first = candidates[index][2][:]
         if index == last:
             rng.shuffle(stock_top_first)
         last = index
-        hands = originals[:]
-        active = [-1, -1, -1, -1]
-        draw_pos = 0
-        for i in range(me_index):
-            s = order[i]
-            discard = discards[s]
-            if view.active[s] is False or discard is None:
-                active[s] = 0
-                continue
-            k = discard.bit_count()
-            hand = originals[s] ^ discard
-            for c in stock_top_first[draw_pos : draw_pos + k]:
-                hand |= 1 << c
-            draw_pos += k
-            hands[s] = hand
-            active[s] = 1
-        stock = stock_top_first[draw_pos:]
-        stock.reverse()
-        ex = ExState(rules, trump, chooser, hands, stock, active, me_index, view.scores, view.sat_out_streaks)
-        out.append((1.0 if oversample > 1 else weight, ex))
+        world = _world_of(setting, candidates[index], stock_top_first)
+        out.append((1.0 if oversample > 1 else candidates[index][0], world))
     return out
+
+
+def _deal_candidate(setting: _ExchangeSetting, weighted: bool) -> tuple[float, list[int], list[int]]:
+    """Deal the shuffled pool: 3 + 2 cards to each other seat in order (the chooser's second
+    packet starting with the turned card, if any), the rest is the stock; weighted by how
+    likely the chooser's trump decision is from its first three cards."""
+    pool = setting.pool
+    pos = 0
+    originals = [0, 0, 0, 0]
+    weight = 1.0
+    for i in range(4):
+        s = setting.order[i]
+        if s == setting.seat:
+            originals[s] = setting.view.hand_mask
+            continue
+        if i == 0 and setting.turned is not None:
+            first = pool[pos : pos + 3]
+            rest = [setting.turned, pool[pos + 3]]
+            pos += 4
+        else:
+            first = pool[pos : pos + 3]
+            rest = pool[pos + 3 : pos + 5]
+            pos += 5
+        m = 0
+        for c in first:
+            m |= 1 << c
+        if weighted and i == 0:
+            weight *= trump_likelihood(m, setting.rules, setting.option, setting.chooser_may_sit)
+        for c in rest:
+            m |= 1 << c
+        originals[s] = m
+    return weight, originals, pool[pos:]
+
+
+def _explain_decisions(
+    setting: _ExchangeSetting, originals: list[int], weight: float, weighted: bool
+) -> tuple[float, list[int | None]]:
+    """The seats that decided before the viewer: how likely the basic policy makes their
+    decisions from these hands (times ``weight``), and what each discarded (the ``k`` weakest
+    cards, for the ``k`` it showed)."""
+    view = setting.view
+    trump = setting.trump
+    discards: list[int | None] = [None, None, None, None]
+    active_so_far = 0
+    for i in range(setting.me_index):
+        s = setting.order[i]
+        may_sit = setting.may_sit[s]
+        plan = plan_exchange(originals[s], trump, setting.rules, may_sit, expected_players(active_so_far, 3 - i))
+        if view.active[s] is False:
+            if weighted:
+                weight *= exchange_likelihood(plan, may_sit, None)
+            continue
+        active_so_far += 1
+        k = view.discard_counts[s] or 0
+        if weighted:
+            weight *= exchange_likelihood(plan, may_sit, k)
+        if k == plan.k:
+            discards[s] = plan.discard
+        else:
+            discard = 0
+            for _v, c in ranked_cards(originals[s], trump)[5 - k :] if k else ():
+                discard |= 1 << c
+            discards[s] = discard
+    return weight, discards
+
+
+def _world_of(setting: _ExchangeSetting, candidate: _Candidate, stock_top_first: list[int]) -> ExState:
+    """The exchange phase at the viewer's decision: the earlier seats' exchanges drawn from
+    ``stock_top_first`` in order."""
+    _weight, originals, _stock, discards = candidate
+    hands = originals[:]
+    active = [-1, -1, -1, -1]
+    draw_pos = 0
+    for i in range(setting.me_index):
+        s = setting.order[i]
+        discard = discards[s]
+        if setting.view.active[s] is False or discard is None:
+            active[s] = 0
+            continue
+        k = discard.bit_count()
+        hand = originals[s] ^ discard
+        for c in stock_top_first[draw_pos : draw_pos + k]:
+            hand |= 1 << c
+        draw_pos += k
+        hands[s] = hand
+        active[s] = 1
+    stock = stock_top_first[draw_pos:]
+    stock.reverse()
+    return ExState(
+        setting.rules, setting.trump, setting.chooser, hands, stock, active, setting.me_index, setting.may_sit
+    )
 
 
 def evaluate_exchange(
@@ -286,17 +331,7 @@ def evaluate_exchange(
         for w, ex in worlds:
             if w <= 0.0:
                 continue
-            sim = ExState(
-                ex.rules,
-                ex.trump,
-                ex.chooser,
-                ex.hands[:],
-                ex.stock[:],
-                ex.active[:],
-                ex.order_pos,
-                ex.scores,
-                ex.streaks,
-            )
+            sim = ex.copy()
             sim.apply(option)
             deltas = sim.finish(seat)
             acc += w * deltas[seat]
@@ -316,7 +351,7 @@ def exchange_candidates(view: SeatView, every_subset: bool = False) -> list[int 
     n = len(ranked)
     out: list[int | None] = []
     legal = view.legal_actions
-    if any(a.kind == 3 for a in legal[:1]):
+    if legal and isinstance(legal[0], SitOut):
         out.append(None)
     lo, hi = rules.min_discard, min(rules.max_discard, n)
     for k in range(lo, hi + 1):
@@ -390,7 +425,7 @@ class PlayContext:
         rules = view.rules
         self.rules = rules
         self.active = [1 if a else 0 for a in view.active]
-        self.next_active = next_active_of(self.active)
+        self.next_active = next_active_seats(self.active)
         played = 0
         for trick in view.tricks:
             for c in trick.cards:
@@ -422,44 +457,20 @@ class PlayContext:
         self.played_by_choice: list[tuple[int, int, float]] = []
         decided_active = 0
         chooser_seat = view.chooser if view.chooser is not None else seat
+        sit = may_sit_out(rules, self.trump, chooser_seat, view.scores, view.sat_out_streaks)
         for i, s in enumerate(view.exchange_order):
             n_exp = expected_players(decided_active, 3 - i)
             if view.active[s]:
                 decided_active += 1
             if s == seat:
                 continue
-            may_sit = may_sit_out(rules, self.trump, s, chooser_seat, view.scores[s], view.sat_out_streaks[s])
-            if not may_sit:
+            if not sit[s]:
                 continue
             if view.active[s]:
                 self.played_by_choice.append((s, view.discard_counts[s] or 0, n_exp))
             else:
                 self.sat_out.append((s, n_exp))
-        base = PlayState.__new__(PlayState)
-        base.hands = [0, 0, 0, 0]
-        base.trump = self.trump
-        base.must_beat = rules.must_beat_following
-        base.must_under = rules.must_undertrump
-        base.lead_ace = rules.must_lead_trump_ace
-        base.n_active = sum(self.active)
-        base.next_active = self.next_active
-        base.to_act = view.to_act if view.to_act is not None else seat
-        current = view.current_trick
-        base.tricks_done = len(view.tricks) - (1 if current is not None else 0)
-        base.cur_len = len(current.cards) if current is not None else 0
-        base.lead = -1
-        base.win = -1
-        base.win_seat = -1
-        if current is not None and current.cards:
-            base.lead = SUIT_OF[current.cards[0]]
-            best = 0
-            for i in range(1, len(current.cards)):
-                if beats(current.cards[i], current.cards[best], self.trump):
-                    best = i
-            base.win = current.cards[best]
-            base.win_seat = current.seats[best]
-        base.tricks_won = list(view.tricks_won)
-        base.played = played
+        base = PlayState.from_view(view)
         self.base = base
         turned = view.turned_card
         self.turned = -1
@@ -658,6 +669,7 @@ def _replay_weight(ctx: PlayContext, hands: list[int], weighted: bool) -> float:
         if view.turned_card is None and chooser is not None and chooser != seat and ctx.active[chooser] == 1:
             trumps = (start[chooser] & SUIT_MASKS[trump]).bit_count()
             weight *= 1.0 + 0.5 * trumps
+    beaters = BEATERS[trump]
     played = 0
     won = [0, 0, 0, 0]
     n_active = sum(ctx.active)
@@ -668,7 +680,7 @@ def _replay_weight(ctx: PlayContext, hands: list[int], weighted: bool) -> float:
         for i, (card, s) in enumerate(zip(trick.cards, trick.seats, strict=False)):
             if s != seat:
                 hand = held[s]
-                legal = legal_mask(hand, lead, win, trump, mb, mu, la)
+                legal = legal_card_mask(hand, lead, win, trump, mb, mu, la)
                 if not legal >> card & 1:
                     return 0.0
                 if (
@@ -682,7 +694,7 @@ def _replay_weight(ctx: PlayContext, hands: list[int], weighted: bool) -> float:
             if lead < 0:
                 lead = SUIT_OF[card]
                 win, win_seat = card, s
-            elif beats(card, win, trump):
+            elif beaters[win] >> card & 1:
                 win, win_seat = card, s
         if len(trick.cards) == n_active:
             won[win_seat] += 1
@@ -706,10 +718,9 @@ def evaluate_play(
         acc = 0.0
         acc_obj = 0.0
         for w, hands in worlds:
-            st = ctx.base.copy()
-            st.hands = hands[:]
+            st = ctx.base.with_hands(hands)
             st.play(card)
-            deltas = deltas_of(rules, trump, active, st.play_out())
+            deltas = score_changes(rules, trump, active, st.play_out())
             acc += w * deltas[seat]
             acc_obj += w * objective(deltas, seat, rivalry, scores, target, eq, match_aware)
         values[card] = (acc / total_w, acc_obj / total_w)

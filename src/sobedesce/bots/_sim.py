@@ -1,33 +1,34 @@
-"""Fast bit-mask helpers shared by the bots: legal cards, a basic card-play policy and
-play-outs of the rest of a round.
+"""Fast play-outs for the bots: the play phase as plain ints, and the basic card-play policy.
 
 Everything here works on plain ints and lists (no action objects) so that search bots can
-play thousands of rounds a second.  The rules logic mirrors ``core.game.Round`` exactly;
-``tests/test_bots.py`` checks the two agree.
+play thousands of rounds a second.  Every rule it needs (which card may be played, what wins
+a trick, who plays next) is the core's own, from :mod:`sobedesce.core.logic`;
+``tests/test_bots.py`` checks that a play-out and a real ``Round`` agree card for card.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
+from sobedesce.core import Round, SeatView
 from sobedesce.core.cards import SUIT_MASKS
-from sobedesce.core.game import Round, legal_card_mask
+from sobedesce.core.logic import (
+    ABOVE,
+    BEATERS,
+    SUIT_OF,
+    TRICKS_PER_ROUND,
+    first_leader,
+    legal_card_mask,
+    next_active_seats,
+    trick_seats,
+    trick_winner,
+)
 from sobedesce.core.rules import Rules
 
+__all__ = ["ALL", "PlayState", "pick_card"]
+
 ALL = (1 << 40) - 1
-SUIT_OF = tuple(i // 10 for i in range(40))
-# Cards of the same suit stronger than card i.
-ABOVE = tuple(SUIT_MASKS[i // 10] & ~((2 << i) - 1) for i in range(40))
-# Cards of the same suit weaker than card i.
-BELOW = tuple(SUIT_MASKS[i // 10] & ((1 << i) - 1) for i in range(40))
-BIT_INDEX = {1 << i: i for i in range(40)}
-
-
-def low_card(mask: int) -> int:
-    """The lowest-index card of a non-empty mask (lowest suit, then lowest rank)."""
-    return (mask & -mask).bit_length() - 1
-
-
-def high_card(mask: int) -> int:
-    return mask.bit_length() - 1
+"""The mask of the whole deck."""
 
 
 def lowest_rank(mask: int) -> int:
@@ -44,16 +45,9 @@ def lowest_rank(mask: int) -> int:
     return best
 
 
-# The legal-card rule has one statement, in the core.
-legal_mask = legal_card_mask
-
-
-def beats(card: int, win: int, trump: int) -> bool:
-    sc = SUIT_OF[card]
-    sw = SUIT_OF[win]
-    if sc == sw:
-        return card > win
-    return sc == trump
+def _lowest(mask: int) -> int:
+    """The lowest-index card of a non-empty mask."""
+    return (mask & -mask).bit_length() - 1
 
 
 def pick_card(hand: int, legal: int, lead: int, win: int, trump: int, played: int, n_after: int, won: int) -> int:
@@ -65,84 +59,93 @@ def pick_card(hand: int, legal: int, lead: int, win: int, trump: int, played: in
     if legal & (legal - 1) == 0:
         return legal.bit_length() - 1
     unseen = ALL & ~played & ~hand
-    tmask = SUIT_MASKS[trump]
     if lead < 0:
-        # Leading: a trump that no unseen trump beats wins for sure.
-        trumps = legal & tmask
-        if trumps:
-            top = trumps.bit_length() - 1
-            if not (ABOVE[top] & unseen):
-                return top
-        # A side card that is the highest left in its suit (may be ruffed, still the best try).
-        side = legal & ~tmask
-        best = -1
-        best_left = -1
-        m = side
-        while m:
-            s = SUIT_OF[(m & -m).bit_length() - 1]
-            suit_cards = m & SUIT_MASKS[s]
-            m &= ~SUIT_MASKS[s]
-            top = suit_cards.bit_length() - 1
-            if not (ABOVE[top] & unseen):
-                left = (unseen & SUIT_MASKS[s]).bit_count()
-                if left > best_left:
-                    best, best_left = top, left
-        if best >= 0:
-            return best
-        if side:
-            # Lead low from the shortest side suit (to get void and ruff later).
-            best = -1
-            best_len = 99
-            m = side
-            while m:
-                s = SUIT_OF[(m & -m).bit_length() - 1]
-                suit_cards = m & SUIT_MASKS[s]
-                m &= ~SUIT_MASKS[s]
-                n = suit_cards.bit_count()
-                if n < best_len:
-                    best, best_len = (suit_cards & -suit_cards).bit_length() - 1, n
-            return best
-        return (trumps & -trumps).bit_length() - 1
-    # Following.
-    winners = legal & ABOVE[win]
-    if SUIT_OF[win] != trump:
-        winners |= legal & tmask
+        return _pick_lead(legal, unseen, SUIT_MASKS[trump])
+    return _pick_follow(legal, win, trump, unseen, n_after, won)
+
+
+def _pick_lead(legal: int, unseen: int, tmask: int) -> int:
+    """Leading: a sure trump winner, else the best side winner, else low from the shortest side suit."""
+    # A trump that no unseen trump beats wins for sure.
+    trumps = legal & tmask
+    if trumps:
+        top = trumps.bit_length() - 1
+        if not (ABOVE[top] & unseen):
+            return top
+    # A side card that is the highest left in its suit (may be ruffed, still the best try):
+    # the one whose suit has the most unseen cards left.
+    side = legal & ~tmask
+    best = -1
+    best_left = -1
+    m = side
+    while m:
+        suit = SUIT_OF[_lowest(m)]
+        suit_cards = m & SUIT_MASKS[suit]
+        m &= ~SUIT_MASKS[suit]
+        top = suit_cards.bit_length() - 1
+        if not (ABOVE[top] & unseen):
+            left = (unseen & SUIT_MASKS[suit]).bit_count()
+            if left > best_left:
+                best, best_left = top, left
+    if best >= 0:
+        return best
+    if not side:
+        return _lowest(trumps)
+    # Lead low from the shortest side suit (to get void and ruff later).
+    best_len = 99
+    m = side
+    while m:
+        suit = SUIT_OF[_lowest(m)]
+        suit_cards = m & SUIT_MASKS[suit]
+        m &= ~SUIT_MASKS[suit]
+        n = suit_cards.bit_count()
+        if n < best_len:
+            best, best_len = _lowest(suit_cards), n
+    return best
+
+
+def _pick_follow(legal: int, win: int, trump: int, unseen: int, n_after: int, won: int) -> int:
+    """Following: shed when the trick is lost; otherwise win as cheaply as is safe."""
+    tmask = SUIT_MASKS[trump]
+    winners = legal & BEATERS[trump][win]
     if not winners:
         # Shed: lowest-ranked non-trump, else the lowest trump.
         side = legal & ~tmask
-        return lowest_rank(side) if side else (legal & -legal).bit_length() - 1
+        return lowest_rank(side) if side else _lowest(legal)
     if n_after == 0:
-        return lowest_rank(winners) if winners & ~tmask else (winners & -winners).bit_length() - 1
-    # Others still play: prefer the cheapest winner nobody unseen can top.
+        return lowest_rank(winners) if winners & ~tmask else _lowest(winners)
+    # Others still play: prefer the cheapest winner that no unseen card of its own suit tops
+    # (the chance of a ruff is not counted: see docs/bots.md).
     safe = 0
     m = winners
     while m:
         low = m & -m
-        card = low.bit_length() - 1
-        s = SUIT_OF[card]
-        if s == trump:
-            if not (ABOVE[card] & unseen):
-                safe |= low
-        elif not (ABOVE[card] & unseen):
+        if not (ABOVE[low.bit_length() - 1] & unseen):
             safe |= low
         m ^= low
     if safe:
         side_safe = safe & ~tmask
-        return (side_safe & -side_safe).bit_length() - 1 if side_safe else (safe & -safe).bit_length() - 1
-    side_w = winners & ~tmask
-    if side_w:
+        return _lowest(side_safe) if side_safe else _lowest(safe)
+    side_winners = winners & ~tmask
+    if side_winners:
         # Third hand high in the suit led.
-        return side_w.bit_length() - 1
+        return side_winners.bit_length() - 1
     # Ruffing: the lowest winning trump (a top trump is better kept when one trick is won).
-    if won == 0:
-        return winners.bit_length() - 1 if n_after >= 2 else (winners & -winners).bit_length() - 1
-    return (winners & -winners).bit_length() - 1
+    if won == 0 and n_after >= 2:
+        return winners.bit_length() - 1
+    return _lowest(winners)
 
 
 class PlayState:
-    """The play phase as plain values, for fast play-outs."""
+    """The play phase as plain values, for fast play-outs.
+
+    Built by :meth:`start` (the first lead of a round), :meth:`from_round` (a real round in
+    play) or :meth:`from_view` (a seat's view in play, the other hands to be filled in with
+    :meth:`with_hands`).
+    """
 
     __slots__ = (
+        "beaters",
         "cur_len",
         "hands",
         "lead",
@@ -160,36 +163,118 @@ class PlayState:
         "win_seat",
     )
 
+    def __init__(
+        self,
+        rules: Rules,
+        trump: int,
+        hands: list[int],
+        active: Sequence[int],
+        to_act: int,
+        *,
+        tricks_done: int = 0,
+        tricks_won: list[int] | None = None,
+        played: int = 0,
+        current: Sequence[int] = (),
+        leader: int = -1,
+    ) -> None:
+        """The play phase with ``to_act`` to play, ``current`` the cards of the trick in play
+        (led by ``leader``), ``tricks_done`` tricks complete and ``played`` every card played."""
+        self.hands = hands
+        self.trump = trump
+        self.beaters = BEATERS[trump]
+        self.must_beat = rules.must_beat_following
+        self.must_under = rules.must_undertrump
+        self.lead_ace = rules.must_lead_trump_ace
+        self.n_active = sum(1 for a in active if a == 1)
+        self.next_active = next_active_seats(active)
+        self.to_act = to_act
+        self.tricks_done = tricks_done
+        self.tricks_won = tricks_won if tricks_won is not None else [0, 0, 0, 0]
+        self.played = played
+        self.cur_len = len(current)
+        self.lead = -1
+        self.win = -1
+        self.win_seat = -1
+        if current:
+            best = trick_winner(current, trump)
+            self.lead = SUIT_OF[current[0]]
+            self.win = current[best]
+            self.win_seat = trick_seats(leader, len(current), self.next_active)[best]
+
+    @classmethod
+    def start(cls, rules: Rules, trump: int, chooser: int, hands: list[int], active: Sequence[int]) -> PlayState:
+        """The first lead of a round that at least two seats play."""
+        return cls(rules, trump, hands, active, first_leader(chooser, active, next_active_seats(active)))
+
+    @classmethod
+    def _at(
+        cls,
+        rules: Rules,
+        trump: int,
+        hands: list[int],
+        active: Sequence[int],
+        tricks: Sequence[Sequence[int]],
+        leaders: Sequence[int],
+        tricks_won: Sequence[int],
+        to_act: int,
+    ) -> PlayState:
+        played = 0
+        for trick in tricks:
+            for card in trick:
+                played |= 1 << card
+        current = tricks[-1] if tricks else ()
+        return cls(
+            rules,
+            trump,
+            hands,
+            active,
+            to_act,
+            tricks_done=len(tricks) - 1,
+            tricks_won=list(tricks_won),
+            played=played,
+            current=current,
+            leader=leaders[-1] if leaders else -1,
+        )
+
     @classmethod
     def from_round(cls, rnd: Round) -> PlayState:
-        st = cls.__new__(cls)
-        st.hands = rnd.hands[:]
-        st.trump = rnd.trump
-        rules = rnd.rules
-        st.must_beat = rules.must_beat_following
-        st.must_under = rules.must_undertrump
-        st.lead_ace = rules.must_lead_trump_ace
-        st.n_active = rnd.n_active
-        st.next_active = rnd.next_active
-        st.to_act = rnd.to_act
-        cur = rnd.tricks[-1] if rnd.tricks else []
-        st.cur_len = len(cur)
-        st.tricks_done = len(rnd.tricks) - 1
-        st.lead = rnd.lead_suit
-        st.win = rnd.win_card
-        st.win_seat = rnd.win_seat
-        st.tricks_won = rnd.tricks_won[:]
-        played = 0
-        for trick in rnd.tricks:
-            for c in trick:
-                played |= 1 << c
-        st.played = played
-        return st
+        """A real round in its play phase."""
+        assert rnd.trump is not None and rnd.to_act is not None
+        return cls._at(
+            rnd.rules,
+            int(rnd.trump),
+            list(rnd.hands),
+            [1 if a else 0 for a in rnd.active],
+            rnd.tricks,
+            rnd.leaders,
+            rnd.tricks_won,
+            rnd.to_act,
+        )
+
+    @classmethod
+    def from_view(cls, view: SeatView) -> PlayState:
+        """A seat's view in the play phase; every hand is empty until :meth:`with_hands`."""
+        assert view.trump is not None
+        return cls._at(
+            view.rules,
+            int(view.trump),
+            [0, 0, 0, 0],
+            [1 if a else 0 for a in view.active],
+            [trick.cards for trick in view.tricks],
+            [trick.leader for trick in view.tricks],
+            view.tricks_won,
+            view.to_act if view.to_act is not None else view.seat,
+        )
 
     def copy(self) -> PlayState:
+        return self.with_hands(self.hands)
+
+    def with_hands(self, hands: Sequence[int]) -> PlayState:
+        """A copy of this state with ``hands`` (copied) as every seat's cards."""
         st = PlayState.__new__(PlayState)
-        st.hands = self.hands[:]
+        st.hands = list(hands)
         st.trump = self.trump
+        st.beaters = self.beaters
         st.must_beat = self.must_beat
         st.must_under = self.must_under
         st.lead_ace = self.lead_ace
@@ -206,7 +291,7 @@ class PlayState:
         return st
 
     def legal(self) -> int:
-        return legal_mask(
+        return legal_card_mask(
             self.hands[self.to_act], self.lead, self.win, self.trump, self.must_beat, self.must_under, self.lead_ace
         )
 
@@ -218,7 +303,7 @@ class PlayState:
             self.lead = SUIT_OF[card]
             self.win = card
             self.win_seat = seat
-        elif beats(card, self.win, self.trump):
+        elif self.beaters[self.win] >> card & 1:
             self.win = card
             self.win_seat = seat
         self.cur_len += 1
@@ -232,14 +317,11 @@ class PlayState:
         self.lead = -1
         self.to_act = winner
 
-    @property
-    def over(self) -> bool:
-        return self.tricks_done >= 5
-
     def play_out(self) -> list[int]:
         """Play the rest of the round with the basic policy for every seat; tricks won."""
         hands = self.hands
         trump = self.trump
+        beaters = self.beaters
         mb, mu, la = self.must_beat, self.must_under, self.lead_ace
         n_active = self.n_active
         nxt = self.next_active
@@ -248,9 +330,9 @@ class PlayState:
         seat = self.to_act
         lead, win, win_seat, cur_len = self.lead, self.win, self.win_seat, self.cur_len
         done = self.tricks_done
-        while done < 5:
+        while done < TRICKS_PER_ROUND:
             hand = hands[seat]
-            legal = legal_mask(hand, lead, win, trump, mb, mu, la)
+            legal = legal_card_mask(hand, lead, win, trump, mb, mu, la)
             card = pick_card(hand, legal, lead, win, trump, played, n_active - cur_len - 1, tricks_won[seat])
             bit = 1 << card
             hands[seat] = hand ^ bit
@@ -259,7 +341,7 @@ class PlayState:
                 lead = SUIT_OF[card]
                 win = card
                 win_seat = seat
-            elif ABOVE[win] >> card & 1 or (SUIT_OF[card] == trump and SUIT_OF[win] != trump):
+            elif beaters[win] >> card & 1:
                 win = card
                 win_seat = seat
             cur_len += 1
@@ -276,26 +358,3 @@ class PlayState:
         self.to_act = seat
         self.lead, self.win, self.win_seat, self.cur_len = lead, win, win_seat, cur_len
         return tricks_won
-
-
-def deltas_of(rules: Rules, trump: int, active: list[int], tricks_won: list[int]) -> list[int]:
-    mult = rules.multiplier(trump)
-    penalty = rules.no_trick_penalty * mult
-    out = [0, 0, 0, 0]
-    for seat in range(4):
-        if active[seat] == 1:
-            won = tricks_won[seat]
-            out[seat] = -won * mult if won else penalty
-    return out
-
-
-def next_active_of(active: list[int]) -> list[int]:
-    out = [0, 0, 0, 0]
-    for seat in range(4):
-        nxt = (seat + 1) % 4
-        for _ in range(4):
-            if active[nxt] == 1:
-                break
-            nxt = (nxt + 1) % 4
-        out[seat] = nxt
-    return out

@@ -17,11 +17,12 @@ from __future__ import annotations
 
 import random
 
-from sobedesce.core import Action, Exchange, Phase, SeatView
-from sobedesce.core.actions import PLAYS, SIT_OUT, TRUMP_ACTIONS, TURN_UP
+from sobedesce.core import SIT_OUT, TURN_UP, Action, Exchange, NameTrump, Phase, Play, SeatView
 from sobedesce.core.cards import CARDS, Suit
+from sobedesce.core.logic import SUIT_OF, trick_winner
 
 from ._eval import (
+    ExchangePlan,
     expected_delta,
     expected_players,
     mask_cards,
@@ -31,7 +32,7 @@ from ._eval import (
     trump_scores,
 )
 from ._search import PlayContext, evaluate_play, sample_play_worlds
-from ._sim import SUIT_OF, pick_card
+from ._sim import pick_card
 from .base import Option
 
 
@@ -43,7 +44,7 @@ def expected_active(view: SeatView) -> float:
 
 
 def trump_action(option: int) -> Action:
-    return TURN_UP if option == 4 else TRUMP_ACTIONS[option]
+    return TURN_UP if option == 4 else NameTrump.of(option)
 
 
 def exchange_action(discard: int | None) -> Action:
@@ -73,14 +74,11 @@ class BasicBot:
         if view.phase == Phase.EXCHANGE:
             plan = self._plan(view)
             return SIT_OUT if plan.sit_out else exchange_action(plan.discard)
-        return PLAYS[self._pick(view)]
+        return Play.of(self._pick(view))
 
-    def _plan(self, view: SeatView):  # type: ignore[no-untyped-def]
+    def _plan(self, view: SeatView) -> ExchangePlan:
         assert view.trump is not None and view.chooser is not None
-        seat = view.seat
-        may_sit = may_sit_out(
-            view.rules, int(view.trump), seat, view.chooser, view.scores[seat], view.sat_out_streaks[seat]
-        )
+        may_sit = may_sit_out(view.rules, int(view.trump), view.chooser, view.scores, view.sat_out_streaks)[view.seat]
         return plan_exchange(
             view.hand_mask, int(view.trump), view.rules, may_sit, expected_active(view), self.sit_margin
         )
@@ -98,10 +96,7 @@ class BasicBot:
         if current is not None and current.cards:
             cur_len = len(current.cards)
             lead = SUIT_OF[current.cards[0]]
-            win = current.cards[0]
-            for c in current.cards[1:]:
-                if (SUIT_OF[c] == SUIT_OF[win] and c > win) or (SUIT_OF[c] == trump and SUIT_OF[win] != trump):
-                    win = c
+            win = current.cards[trick_winner(current.cards, trump)]
         legal = 0
         for action in view.legal_actions:
             legal |= 1 << action.card  # type: ignore[attr-defined]
@@ -147,8 +142,8 @@ class BasicBot:
         cards = [a.card for a in legal]  # type: ignore[attr-defined]
         choice = self._pick(view)
         if not worlds:
-            return [Option(PLAYS[c], 0.0, "basic's choice" if c == choice else "") for c in cards]
+            return [Option(Play.of(c), 0.0, "basic's choice" if c == choice else "") for c in cards]
         values = evaluate_play(ctx, worlds, cards)
-        options = [Option(PLAYS[c], values[c][0], "basic's choice" if c == choice else "") for c in cards]
+        options = [Option(Play.of(c), values[c][0], "basic's choice" if c == choice else "") for c in cards]
         options.sort(key=lambda o: o.expected_delta)
         return options

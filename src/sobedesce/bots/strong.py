@@ -22,8 +22,7 @@ from __future__ import annotations
 
 import random
 
-from sobedesce.core import Action, Phase, SeatView
-from sobedesce.core.actions import PLAYS, SIT_OUT
+from sobedesce.core import SIT_OUT, Action, Phase, Play, SeatView
 from sobedesce.core.cards import Suit
 
 from ._search import (
@@ -190,10 +189,10 @@ class StrongBot:
         if not worlds:
             worlds = sample_play_worlds(ctx, rng, max(4, n // 4), weighted=False, max_tries=n * 200)
         if not worlds:
-            return [Option(PLAYS[c], 0.0, "no consistent deal found") for c in cards]
+            return [Option(Play.of(c), 0.0, "no consistent deal found") for c in cards]
         values = evaluate_play(ctx, worlds, cards, self.rivalry, self.match_aware, self._equity(view))
         return [
-            Option(PLAYS[c], v[0], _rank_note(v[1]).lstrip("; "))
+            Option(Play.of(c), v[0], _rank_note(v[1]).lstrip("; "))
             for c, v in sorted(values.items(), key=lambda item: item[1][1])
         ]
 

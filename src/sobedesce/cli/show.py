@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from sobedesce.core import Match, Round, SitOut, Suit, format_cards, winning_seat
-from sobedesce.core.game import Phase
+from sobedesce.core import Exchange, Match, Phase, Round, format_cards
 
 
 def _tricks(count: int) -> str:
@@ -21,40 +20,39 @@ def seat_name(match: Match, seat: int) -> str:
 def describe_round(match: Match, number: int, current: Round) -> list[str]:
     """The story of one round: trump, who plays, exchanges, tricks, score changes."""
     lines = [f"Round {number}: dealer {seat_name(match, current.dealer)}, chooser {seat_name(match, current.chooser)}"]
-    if current.trump < 0:
+    trump = current.trump
+    if trump is None:
         lines.append("  waiting for the chooser to choose trump")
         return lines
     how = f"turned up {current.turned_card}" if current.turned else "named"
-    trump = Suit(current.trump)
     lines.append(f"  trump {trump.symbol} {trump.title} ({how})")
     for index, action in enumerate(current.exchanges):
         seat = current.exchange_seat(index)
-        if isinstance(action, SitOut):
+        if not isinstance(action, Exchange):
             lines.append(f"  {seat_name(match, seat)} sits out")
         else:
             count = current.discards[seat]
-            detail = f"exchanges {count}: {format_cards(action.discard)}" if count else "keeps all five cards"  # type: ignore[attr-defined]
+            detail = f"exchanges {count}: {format_cards(action.discard)}" if count else "keeps all five cards"
             lines.append(f"  {seat_name(match, seat)} plays, {detail}")
-    if current.phase == Phase.EXCHANGE:
+    if current.phase == Phase.EXCHANGE and current.to_act is not None:
         lines.append(f"  waiting for {seat_name(match, current.to_act)} to play or sit out")
         return lines
     if current.n_active == 0:
         lines.append("  nobody plays: the round is void")
     elif current.n_active == 1:
-        lone = current.active.index(1)
+        lone = current.active.index(True)
         lines.append(f"  {seat_name(match, lone)} plays alone and takes all 5 tricks")
     for index, trick in enumerate(current.tricks):
         if not trick:
             continue
         leader = current.leaders[index]
         complete = len(trick) == current.n_active
-        tail = ""
-        if complete:
-            tail = f" -> {seat_name(match, winning_seat(trick, leader, current.trump, current.active))}"
+        winner = current.trick_winner(index)
+        tail = f" -> {seat_name(match, winner)}" if complete and winner is not None else ""
         lines.append(f"  trick {index + 1}: {format_cards(trick)} (led by seat {leader}){tail}")
     if current.deltas is not None:
         changes = ", ".join(
-            f"{seat_name(match, s)} {'sat out' if current.active[s] != 1 else f'{_tricks(current.tricks_won[s])} {current.deltas[s]:+d}'}"
+            f"{seat_name(match, s)} {'sat out' if not current.active[s] else f'{_tricks(current.tricks_won[s])} {current.deltas[s]:+d}'}"
             for s in range(4)
         )
         lines.append(f"  result: {changes}")

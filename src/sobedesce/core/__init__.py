@@ -3,7 +3,8 @@
 It imports only the standard library and nothing else of ``sobedesce``.
 """
 
-from .actions import Action, Exchange, IllegalActionError, NameTrump, Play, SitOut, TurnUp, describe
+from . import logic
+from .actions import SIT_OUT, TURN_UP, Action, Exchange, IllegalActionError, NameTrump, Play, SitOut, TurnUp, describe
 from .cards import CARDS, Card, CardParseError, Rank, Suit, cards_of, format_cards, mask_of, parse_cards, sorted_cards
 from .game import (
     HAND_SIZE,
@@ -14,7 +15,6 @@ from .game import (
     check_deck,
     legal_card_mask,
     riscos_for,
-    winning_seat,
 )
 from .record import (
     RecordFormatError,
@@ -39,6 +39,7 @@ __all__ = [
     "Match",
     "NameTrump",
     "PRESETS",
+    "SIT_OUT",
     "Phase",
     "Play",
     "Rank",
@@ -52,6 +53,7 @@ __all__ = [
     "Suit",
     "TABLE",
     "TRICKS_PER_ROUND",
+    "TURN_UP",
     "TrickView",
     "TurnUp",
     "cards_of",
@@ -59,6 +61,7 @@ __all__ = [
     "describe",
     "dumps_record",
     "find_rules",
+    "logic",
     "format_cards",
     "legal_card_mask",
     "mask_of",
@@ -70,5 +73,4 @@ __all__ = [
     "seat_view",
     "sorted_cards",
     "summary",
-    "winning_seat",
 ]

@@ -20,7 +20,9 @@ __all__ = [
     "IllegalActionError",
     "NameTrump",
     "Play",
+    "SIT_OUT",
     "SitOut",
+    "TURN_UP",
     "TurnUp",
     "describe",
 ]
@@ -58,6 +60,11 @@ class NameTrump(Action):
 
     def __str__(self) -> str:
         return self.suit.letter
+
+    @classmethod
+    def of(cls, suit: Suit | int | str) -> NameTrump:
+        """The (shared) action naming ``suit``: a :class:`Suit`, its index or its letter."""
+        return TRUMP_ACTIONS[Suit.parse(suit) if isinstance(suit, str) else suit]
 
 
 @dataclass(frozen=True, slots=True)
@@ -119,12 +126,15 @@ class Play(Action):
 
     @classmethod
     def of(cls, card: str | int) -> Play:
+        """The (shared) action playing ``card``: a :class:`Card`, its index or its notation."""
         return PLAYS[card if isinstance(card, int) else Card.parse(card)]
 
 
 TRUMP_ACTIONS: tuple[NameTrump, ...] = tuple(NameTrump(suit) for suit in Suit)
 TURN_UP = TurnUp()
+"""The one ``TurnUp`` action."""
 SIT_OUT = SitOut()
+"""The one ``SitOut`` action."""
 PLAYS: tuple[Play, ...] = tuple(Play(card) for card in CARDS)
 
 

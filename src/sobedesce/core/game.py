@@ -39,12 +39,37 @@ from .actions import (
     describe,
 )
 from .cards import CARDS, SUIT_MASKS, Card, Suit, cards_of
+from .logic import (
+    ABOVE,
+    BEATERS,
+    MAY_SIT_OUT,
+    MUST_PLAY_CHOOSER,
+    MUST_PLAY_SCORE,
+    MUST_PLAY_STREAK,
+    MUST_PLAY_TRUMP,
+    STOCK,
+    SUIT_OF,
+    TRICKS_PER_ROUND,
+    TURNED,
+    chooser_of,
+    credited_tricks,
+    first_leader,
+    first_packets,
+    legal_card_mask,
+    match_winners,
+    must_play,
+    next_active_seats,
+    riscos_for,
+    score_changes,
+    second_packets,
+    trick_seats,
+    trick_winner,
+)
 from .rules import CLASSIC, Rules, find_rules
 
-__all__ = ["HAND_SIZE", "Match", "Phase", "Round", "TRICKS_PER_ROUND", "riscos_for"]
+__all__ = ["HAND_SIZE", "Match", "Phase", "Round", "TRICKS_PER_ROUND", "check_deck", "legal_card_mask", "riscos_for"]
 
 HAND_SIZE = 5
-TRICKS_PER_ROUND = 5
 SEATS = 4
 
 
@@ -67,9 +92,6 @@ class Phase(IntEnum):
 
 
 _TRUMP, _EXCHANGE, _PLAY, _OVER = 1, 2, 3, 4
-_SUIT_OF = tuple(i // 10 for i in range(40))
-# Cards of the same suit stronger than card i.
-_ABOVE = tuple(SUIT_MASKS[i // 10] & ~((2 << i) - 1) for i in range(40))
 _NUMBER_WORDS = ("no", "one", "two", "three", "four", "five")
 
 
@@ -192,48 +214,10 @@ def _pick_one(position: int, cards: Sequence[Card]) -> tuple[Card, ...]:
     return (cards[position],)
 
 
-def legal_card_mask(
-    hand: int,
-    lead_suit: int,
-    win_card: int,
-    trump: int,
-    must_beat_following: bool,
-    must_undertrump: bool,
-    must_lead_trump_ace: bool = True,
-) -> int:
-    """The cards of ``hand`` (a mask) that may be played (RULES.md §4), as a mask.
-
-    ``lead_suit`` is -1 for a lead; ``win_card`` is the card winning the trick so far.  This
-    is the one statement of the rule: rounds and the bots' fast play-outs both call it.
-    """
-    if lead_suit < 0:
-        if must_lead_trump_ace:
-            ace = 1 << (trump * 10 + 9)
-            if hand & ace:
-                return ace
-        return hand
-    follow = hand & SUIT_MASKS[lead_suit]
-    if follow:
-        if must_beat_following and win_card // 10 == lead_suit:
-            beaters = follow & _ABOVE[win_card]
-            if beaters:
-                return beaters
-        return follow
-    trumps = hand & SUIT_MASKS[trump]
-    if trumps:
-        beaters = trumps & _ABOVE[win_card] if win_card // 10 == trump else trumps
-        if beaters:
-            return beaters
-        if must_undertrump:
-            return trumps
-    return hand
-
-
-def _play_rules(rules: Rules, trump: int) -> tuple[int, int, bool, bool]:
-    """What the legal-card test needs, fixed once trump is known: the Ace of trumps bit (0 when
-    the leader need not lead it), the trump mask, must-beat-following, must-undertrump."""
-    lead_ace = 1 << (trump * 10 + 9) if rules.must_lead_trump_ace else 0
-    return lead_ace, SUIT_MASKS[trump], rules.must_beat_following, rules.must_undertrump
+def _play_rules(rules: Rules) -> tuple[bool, bool, bool]:
+    """What the legal-card test needs of the rules: must-beat-following, must-undertrump,
+    must-lead-the-Ace-of-trumps."""
+    return rules.must_beat_following, rules.must_undertrump, rules.must_lead_trump_ace
 
 
 def shuffled_deck(rng: _random.Random) -> list[Card]:
@@ -247,83 +231,96 @@ def shuffled_deck(rng: _random.Random) -> list[Card]:
     return deck
 
 
+_MUST_PLAY_TEXT = {
+    MUST_PLAY_TRUMP: "must play: {suit} are trumps",
+    MUST_PLAY_STREAK: "must play: sat out the {streak} previous rounds",
+    MUST_PLAY_CHOOSER: "must play: the chooser must play",
+    MUST_PLAY_SCORE: "must play: a score of {floor} or less must play",
+}
+
+
 class Round:
     """One round, from the dealt deck to the score changes.
 
-    Seats act in the order ``to_act`` gives; :meth:`apply` checks every action against the
-    rules and raises :class:`IllegalActionError` with the reason a player would read.
+    Build one with ``Round(rules, dealer, deck, scores, streaks)`` (a deal; usually through
+    :meth:`Match.deal`) or :meth:`Round.from_position` (a position with the hidden cards filled
+    in, for search).  Seats act in the order :attr:`to_act` gives; :meth:`apply` checks every
+    action against the rules and raises :class:`IllegalActionError` with the reason a player
+    would read.  Everything else is read-only: the properties return snapshots (tuples), so
+    reading a round never changes it.
     """
 
     __slots__ = (
+        "_active",
+        "_beaters",
+        "_chooser",
+        "_codes",
+        "_dealer",
+        "_decided",
+        "_deck",
+        "_deltas",
+        "_discards",
+        "_exchanges",
+        "_hands",
+        "_lead_suit",
+        "_leader",
+        "_leaders",
         "_legal",
+        "_n_active",
+        "_next_active",
+        "_on_over",
+        "_phase",
         "_play_rules",
-        "active",
-        "chooser",
-        "dealer",
-        "decided",
-        "deck",
-        "deltas",
-        "discards",
-        "exchanges",
-        "hands",
-        "lead_suit",
-        "leader",
-        "leaders",
-        "n_active",
-        "next_active",
-        "on_over",
-        "phase",
-        "rules",
-        "scores",
-        "sit_ok",
-        "stock",
-        "stock_pos",
-        "streaks",
-        "to_act",
-        "trick",
-        "tricks",
-        "tricks_won",
-        "trump",
-        "trump_action",
-        "turned",
-        "win_card",
-        "win_seat",
+        "_rules",
+        "_scores",
+        "_stock",
+        "_stock_pos",
+        "_streaks",
+        "_to_act",
+        "_trick",
+        "_tricks",
+        "_tricks_won",
+        "_trump",
+        "_trump_action",
+        "_turned_card",
+        "_win_card",
+        "_win_seat",
     )
 
-    rules: Rules
-    dealer: int
-    chooser: int
-    deck: tuple[Card, ...] | None
-    scores: tuple[int, ...]
-    streaks: tuple[int, ...]
-    phase: int
-    to_act: int
-    trump: int
-    turned: bool
-    trump_action: Action | None
-    hands: list[int]
-    stock: Sequence[Card]
-    stock_pos: int
-    active: list[int]
-    discards: list[int]
-    exchanges: list[Action]
-    decided: int
-    n_active: int
-    next_active: list[int]
-    tricks: list[list[Card]]
-    trick: list[Card]
-    leader: int
-    leaders: list[int]
-    sit_ok: list[bool]
-    lead_suit: int
-    win_card: int
-    win_seat: int
-    tricks_won: list[int]
-    deltas: list[int] | None
-    on_over: Callable[[Round], None] | None
-    """Called once when the round ends (the match settles its scores)."""
+    _rules: Rules
+    _dealer: int
+    _chooser: int
+    _deck: tuple[Card, ...] | None
+    _scores: tuple[int, ...]
+    _streaks: tuple[int, ...]
+    _phase: int
+    _to_act: int
+    _trump: int
+    _turned_card: Card | None
+    _trump_action: Action | None
+    _hands: list[int]
+    _stock: Sequence[Card]
+    _stock_pos: int
+    _active: list[int]
+    _discards: list[int]
+    _exchanges: list[Action]
+    _decided: int
+    _codes: list[int]
+    _n_active: int
+    _next_active: list[int]
+    _tricks: list[list[Card]]
+    _trick: list[Card]
+    _leader: int
+    _leaders: list[int]
+    _lead_suit: int
+    _win_card: int
+    _win_seat: int
+    _beaters: tuple[int, ...]
+    _tricks_won: list[int]
+    _deltas: list[int] | None
+    _on_over: Callable[[Round], None] | None
     _legal: int
-    _play_rules: tuple[int, int, bool, bool]
+    _play_rules: tuple[bool, bool, bool]
 
     def __init__(
         self,
@@ -333,182 +330,381 @@ class Round:
         scores: Sequence[int] = (20, 20, 20, 20),
         streaks: Sequence[int] = (0, 0, 0, 0),
     ) -> None:
-        self.rules = rules
-        self.dealer = dealer
-        self.chooser = chooser = (dealer + 1) % 4
-        self.deck = deck = tuple(deck)
-        self.scores = tuple(scores)
-        self.streaks = tuple(streaks)
-        self.phase = _TRUMP
-        self.to_act = chooser
-        self.trump = -1
-        self.turned = False
-        self.trump_action = None
-        packets = [
-            (1 << deck[0]) | (1 << deck[1]) | (1 << deck[2]),
-            (1 << deck[3]) | (1 << deck[4]) | (1 << deck[5]),
-            (1 << deck[6]) | (1 << deck[7]) | (1 << deck[8]),
-            (1 << deck[9]) | (1 << deck[10]) | (1 << deck[11]),
-        ]
-        # Rotate so that hands[seat] is the seat's packet: the chooser got the first one.
-        self.hands = packets[4 - chooser :] + packets[: 4 - chooser]
-        self.stock = deck[20:]
-        self.stock_pos = 0
-        self.active = [-1, -1, -1, -1]
-        self.discards = [0, 0, 0, 0]
-        self.exchanges = []
-        self.decided = 0
-        self.n_active = 0
-        self.next_active = [0, 0, 0, 0]
-        self.tricks = []
-        self.trick = []
-        self.leader = -1
-        self.leaders = []
-        self.sit_ok = [True, True, True, True]
-        self._play_rules = (0, 0, False, False)
-        self.lead_suit = -1
-        self.win_card = -1
-        self.win_seat = -1
-        self.tricks_won = [0, 0, 0, 0]
-        self.deltas = None
-        self.on_over = None
+        """Deal ``deck`` (top card first; see :func:`check_deck`) with ``dealer`` dealing."""
+        deck = tuple(deck)
+        self._blank(rules, dealer, deck, scores, streaks)
+        self._hands = first_packets(deck, self._chooser)
+        self._stock = deck[STOCK:]
+
+    def _blank(
+        self, rules: Rules, dealer: int, deck: tuple[Card, ...] | None, scores: Sequence[int], streaks: Sequence[int]
+    ) -> None:
+        """Every slot at its value before the trump is chosen."""
+        self._rules = rules
+        self._dealer = dealer
+        self._chooser = chooser = chooser_of(dealer)
+        self._deck = deck
+        self._scores = tuple(scores)
+        self._streaks = tuple(streaks)
+        self._phase = _TRUMP
+        self._to_act = chooser
+        self._trump = -1
+        self._turned_card = None
+        self._trump_action = None
+        self._hands = [0, 0, 0, 0]
+        self._stock = ()
+        self._stock_pos = 0
+        self._active = [-1, -1, -1, -1]
+        self._discards = [0, 0, 0, 0]
+        self._exchanges = []
+        self._decided = 0
+        self._codes = [MAY_SIT_OUT] * 4
+        self._n_active = 0
+        self._next_active = [0, 0, 0, 0]
+        self._tricks = []
+        self._trick = []
+        self._leader = -1
+        self._leaders = []
+        self._lead_suit = -1
+        self._win_card = -1
+        self._win_seat = -1
+        self._beaters = BEATERS[0]
+        self._tricks_won = [0, 0, 0, 0]
+        self._deltas = None
+        self._on_over = None
         self._legal = -1
+        self._play_rules = _play_rules(rules)
+
+    @classmethod
+    def from_position(
+        cls,
+        rules: Rules,
+        *,
+        dealer: int,
+        scores: Sequence[int],
+        streaks: Sequence[int],
+        trump: int,
+        turned_card: Card | None,
+        hands: Sequence[int],
+        stock: Sequence[Card],
+        active: Sequence[int],
+        discards: Sequence[int],
+        tricks: Sequence[Sequence[Card]],
+        leaders: Sequence[int],
+        tricks_won: Sequence[int],
+    ) -> Round:
+        """A round in the exchange or the play phase, at the position these facts describe.
+
+        ``hands`` are every seat's cards now (masks), ``stock`` the cards still to be drawn (top
+        first), ``active`` per seat 1 (plays), 0 (sits out) or -1 (not decided yet; the seats
+        decide in order from the chooser), ``discards`` the number of cards each exchanged,
+        ``tricks`` the cards of this round's tricks in order of play (the one in play last,
+        possibly empty) and ``leaders`` who led each.  The deck is unknown (``deck`` is
+        ``None``).  This is how search bots build a *determinization* of what they cannot see
+        (see :func:`~sobedesce.core.view.round_from_view`).
+        """
+        new = cls.__new__(cls)
+        new._blank(rules, dealer, None, scores, streaks)
+        new._trump = trump
+        new._turned_card = turned_card
+        new._beaters = BEATERS[trump]
+        new._codes = must_play(rules, trump, new._chooser, new._scores, new._streaks)
+        new._hands = list(hands)
+        new._stock = tuple(stock)
+        new._active = list(active)
+        new._discards = list(discards)
+        new._decided = sum(a >= 0 for a in new._active)
+        if new._decided < 4:
+            if tricks:
+                raise ValueError("tricks are played only once every seat has decided")
+            new._phase = _EXCHANGE
+            new._to_act = (new._chooser + new._decided) % 4
+            return new
+        new._n_active = sum(a == 1 for a in new._active)
+        if new._n_active < 2:
+            raise ValueError("fewer than two seats play: the round is over")
+        new._phase = _PLAY
+        new._next_active = next_active_seats(new._active)
+        new._tricks = [list(trick) for trick in tricks]
+        new._leaders = list(leaders)
+        if not new._tricks or len(new._leaders) != len(new._tricks):
+            raise ValueError("a round in play has a trick in play, and a leader for each trick")
+        new._trick = new._tricks[-1]
+        new._leader = new._leaders[-1]
+        new._tricks_won = list(tricks_won)
+        new._to_act = new._leader
+        if new._trick:
+            seats = trick_seats(new._leader, len(new._trick), new._next_active)
+            best = trick_winner(new._trick, trump)
+            new._lead_suit = SUIT_OF[new._trick[0]]
+            new._win_card = new._trick[best]
+            new._win_seat = seats[best]
+            new._to_act = new._next_active[seats[-1]]
+        return new
 
     def __repr__(self) -> str:
-        trump = "SHDC"[self.trump] if self.trump >= 0 else None
-        phase = Phase(self.phase).label
-        return f"<Round dealer={self.dealer} trump={trump} phase={phase} to_act={self.to_act}>"
+        trump = "SHDC"[self._trump] if self._trump >= 0 else None
+        phase = Phase(self._phase).label
+        return f"<Round dealer={self._dealer} trump={trump} phase={phase} to_act={self._to_act}>"
 
     def copy(self) -> Round:
         """An independent copy: applying actions to it leaves this round unchanged."""
         new = Round.__new__(Round)
-        new.rules = self.rules
-        new.dealer = self.dealer
-        new.chooser = self.chooser
-        new.deck = self.deck
-        new.scores = self.scores
-        new.streaks = self.streaks
-        new.phase = self.phase
-        new.to_act = self.to_act
-        new.trump = self.trump
-        new.turned = self.turned
-        new.trump_action = self.trump_action
-        new.hands = self.hands[:]
-        new.stock = self.stock
-        new.stock_pos = self.stock_pos
-        new.active = self.active[:]
-        new.discards = self.discards[:]
-        new.exchanges = self.exchanges[:]
-        new.decided = self.decided
-        new.n_active = self.n_active
-        new.next_active = self.next_active
+        new._rules = self._rules
+        new._dealer = self._dealer
+        new._chooser = self._chooser
+        new._deck = self._deck
+        new._scores = self._scores
+        new._streaks = self._streaks
+        new._phase = self._phase
+        new._to_act = self._to_act
+        new._trump = self._trump
+        new._turned_card = self._turned_card
+        new._trump_action = self._trump_action
+        new._hands = self._hands[:]
+        new._stock = self._stock
+        new._stock_pos = self._stock_pos
+        new._active = self._active[:]
+        new._discards = self._discards[:]
+        new._exchanges = self._exchanges[:]
+        new._decided = self._decided
+        new._codes = self._codes
+        new._n_active = self._n_active
+        new._next_active = self._next_active
         # Completed tricks never change again: share them, copy only the trick in play.
-        new.tricks = tricks = self.tricks[:]
+        new._tricks = tricks = self._tricks[:]
         if tricks:
-            tricks[-1] = new.trick = tricks[-1][:]
+            tricks[-1] = new._trick = tricks[-1][:]
         else:
-            new.trick = []
-        new.leaders = self.leaders[:]
-        new.leader = self.leader
-        new.sit_ok = self.sit_ok
+            new._trick = []
+        new._leaders = self._leaders[:]
+        new._leader = self._leader
         new._play_rules = self._play_rules
-        new.lead_suit = self.lead_suit
-        new.win_card = self.win_card
-        new.win_seat = self.win_seat
-        new.tricks_won = self.tricks_won[:]
-        new.deltas = self.deltas
-        new.on_over = None
+        new._lead_suit = self._lead_suit
+        new._win_card = self._win_card
+        new._win_seat = self._win_seat
+        new._beaters = self._beaters
+        new._tricks_won = self._tricks_won[:]
+        new._deltas = self._deltas
+        new._on_over = None
         new._legal = self._legal
         return new
 
-    # -- what may be done -------------------------------------------------------------
+    # -- what it is ---------------------------------------------------------------------
+
+    @property
+    def rules(self) -> Rules:
+        return self._rules
+
+    @property
+    def dealer(self) -> int:
+        return self._dealer
+
+    @property
+    def chooser(self) -> int:
+        """The seat that chooses trump, decides first and leads first if it plays."""
+        return self._chooser
+
+    @property
+    def deck(self) -> tuple[Card, ...] | None:
+        """The dealt deck, top card first (``None`` for a round built by :meth:`from_position`)."""
+        return self._deck
+
+    @property
+    def scores(self) -> tuple[int, ...]:
+        """The scores before this round."""
+        return self._scores
+
+    @property
+    def streaks(self) -> tuple[int, ...]:
+        """Per seat, the rounds it sat out in a row before this one."""
+        return self._streaks
+
+    @property
+    def phase(self) -> Phase:
+        """``TRUMP``, ``EXCHANGE``, ``PLAY`` or, once over, ``ROUND_OVER``."""
+        return Phase(self._phase)
+
+    @property
+    def to_act(self) -> int | None:
+        """The seat to act, ``None`` once the round is over."""
+        return self._to_act if self._to_act >= 0 else None
 
     @property
     def is_over(self) -> bool:
-        return self.phase == _OVER
+        return self._phase == _OVER
+
+    @property
+    def trump(self) -> Suit | None:
+        return Suit(self._trump) if self._trump >= 0 else None
+
+    @property
+    def turned(self) -> bool:
+        """Whether the chooser turned up the trump card."""
+        return self._turned_card is not None
 
     @property
     def turned_card(self) -> Card | None:
         """The turned-up card (everyone saw it), or ``None``."""
-        return self.deck[12] if self.turned and self.deck is not None else None
+        return self._turned_card
+
+    @property
+    def trump_action(self) -> Action | None:
+        """The chooser's decision (``None`` before it, and in a round from a position)."""
+        return self._trump_action
+
+    @property
+    def hands(self) -> tuple[int, ...]:
+        """Per seat, its cards now as a mask (a seat that sits out keeps its hand)."""
+        return tuple(self._hands)
+
+    def hand(self, seat: int) -> tuple[Card, ...]:
+        """The cards of ``seat`` now, sorted."""
+        return tuple(cards_of(self._hands[seat]))
+
+    @property
+    def stock(self) -> tuple[Card, ...]:
+        """The cards still in the stock, top first."""
+        return tuple(self._stock[self._stock_pos :])
+
+    @property
+    def stock_count(self) -> int:
+        return len(self._stock) - self._stock_pos
+
+    @property
+    def active(self) -> tuple[bool | None, ...]:
+        """Per seat: plays (``True``), sits out (``False``), or has not decided (``None``)."""
+        return tuple(None if a < 0 else a == 1 for a in self._active)
+
+    @property
+    def n_active(self) -> int:
+        """How many seats play the round (0 until every seat has decided)."""
+        return self._n_active
+
+    @property
+    def discards(self) -> tuple[int, ...]:
+        """Per seat, how many cards it exchanged (0 for a seat that sat out or has not decided)."""
+        return tuple(self._discards)
+
+    @property
+    def exchanges(self) -> tuple[Action, ...]:
+        """The play-or-sit-out decisions so far, in order from the chooser."""
+        return tuple(self._exchanges)
+
+    @property
+    def tricks(self) -> tuple[tuple[Card, ...], ...]:
+        """The cards of each trick in order of play, the one in play (possibly empty) last."""
+        return tuple(tuple(trick) for trick in self._tricks)
+
+    @property
+    def leaders(self) -> tuple[int, ...]:
+        """The seat that led each trick of :attr:`tricks`."""
+        return tuple(self._leaders)
+
+    @property
+    def current_trick(self) -> tuple[Card, ...]:
+        """The cards of the trick in play (empty outside the play phase)."""
+        return tuple(self._trick) if self._phase == _PLAY else ()
+
+    @property
+    def tricks_won(self) -> tuple[int, ...]:
+        return tuple(self._tricks_won)
+
+    @property
+    def deltas(self) -> tuple[int, ...] | None:
+        """The score changes, once the round is over."""
+        return tuple(self._deltas) if self._deltas is not None else None
+
+    def trick_seats(self, index: int) -> tuple[int, ...]:
+        """The seats that played the cards of trick ``index``, in order."""
+        return tuple(trick_seats(self._leaders[index], len(self._tricks[index]), self._next_active))
+
+    def trick_winner(self, index: int) -> int | None:
+        """The seat that won completed trick ``index`` (0-based), else ``None``."""
+        if index >= len(self._tricks) or len(self._tricks[index]) < self._n_active:
+            return None
+        if index + 1 < len(self._leaders):
+            return self._leaders[index + 1]
+        cards = self._tricks[index]
+        return trick_seats(self._leaders[index], len(cards), self._next_active)[trick_winner(cards, self._trump)]
+
+    def exchange_seat(self, index: int) -> int:
+        """The seat that takes exchange decision ``index`` (0 is the chooser)."""
+        return (self._chooser + index) % 4
+
+    # -- what may be done -------------------------------------------------------------
 
     def legal_actions(self) -> Sequence[Action]:
         """The legal actions of the seat to act (empty once the round is over)."""
-        phase = self.phase
+        phase = self._phase
         if phase == _PLAY:
             mask = self._legal
             if mask < 0:
-                mask = self._legal = self._legal_play_mask(self.to_act)
+                mask = self._legal = self._legal_play_mask(self._to_act)
             return _SP0[mask & 1023] + _SP1[(mask >> 10) & 1023] + _SP2[(mask >> 20) & 1023] + _SP3[mask >> 30]
         if phase == _EXCHANGE:
-            seat = self.to_act
-            rules = self.rules
-            return ExchangeChoices(self.hands[seat], self.sit_ok[seat], rules.min_discard, rules.max_discard)
+            seat = self._to_act
+            rules = self._rules
+            return ExchangeChoices(
+                self._hands[seat], self._codes[seat] == MAY_SIT_OUT, rules.min_discard, rules.max_discard
+            )
         if phase == _TRUMP:
-            return _TRUMP_WITH_TURN if self.rules.turn_up_allowed else TRUMP_ACTIONS
+            return _TRUMP_WITH_TURN if self._rules.turn_up_allowed else TRUMP_ACTIONS
         return ()
 
     def legal_cards(self) -> int:
         """The legal cards of the seat to play, as a mask (0 outside the play phase)."""
-        if self.phase != _PLAY:
+        if self._phase != _PLAY:
             return 0
         mask = self._legal
         if mask < 0:
-            mask = self._legal = self._legal_play_mask(self.to_act)
+            mask = self._legal = self._legal_play_mask(self._to_act)
         return mask
 
-    def _sit_ok(self) -> list[bool]:
-        rules = self.rules
-        if rules.all_play_suit is not None and self.trump == rules.all_play_suit:
-            return [False, False, False, False]
-        limit = rules.max_sit_outs_in_row
-        a, b, c, d = self.streaks
-        ok = [a < limit, b < limit, c < limit, d < limit]
-        floor = rules.must_play_at_or_below
-        if floor is not None:
-            a, b, c, d = self.scores
-            ok = [ok[0] and a > floor, ok[1] and b > floor, ok[2] and c > floor, ok[3] and d > floor]
-        if rules.chooser_must_play:
-            ok[self.chooser] = False
-        return ok
+    def may_sit_out(self, seat: int) -> bool:
+        """Whether ``seat`` may sit out this round (known once trump is chosen)."""
+        return self._phase != _TRUMP and self._codes[seat] == MAY_SIT_OUT
 
     def must_play_reason(self, seat: int) -> str | None:
         """Why ``seat`` may not sit out this round, or ``None`` if it may."""
-        rules = self.rules
-        if rules.all_play_suit is not None and self.trump == rules.all_play_suit:
-            return f"must play: {Suit(self.trump).title} are trumps"
-        if self.streaks[seat] >= rules.max_sit_outs_in_row:
-            return f"must play: sat out the {_NUMBER_WORDS[rules.max_sit_outs_in_row] if rules.max_sit_outs_in_row < 6 else rules.max_sit_outs_in_row} previous rounds"
-        if rules.chooser_must_play and seat == self.chooser:
-            return "must play: the chooser must play"
-        if rules.must_play_at_or_below is not None and self.scores[seat] <= rules.must_play_at_or_below:
-            return f"must play: a score of {rules.must_play_at_or_below} or less must play"
-        return None
+        rules = self._rules
+        codes = self._codes
+        if self._phase == _TRUMP:
+            # Before trump is known, the reasons that do not depend on it.
+            codes = must_play(rules, -1, self._chooser, self._scores, self._streaks)
+        code = codes[seat]
+        if code == MAY_SIT_OUT:
+            return None
+        limit = rules.max_sit_outs_in_row
+        return _MUST_PLAY_TEXT[code].format(
+            suit=Suit(self._trump).title if self._trump >= 0 else "",
+            streak=_NUMBER_WORDS[limit] if limit < len(_NUMBER_WORDS) else limit,
+            floor=rules.must_play_at_or_below,
+        )
 
     def _legal_play_mask(self, seat: int) -> int:
-        lead_ace, _, must_beat, must_undertrump = self._play_rules
+        must_beat, must_undertrump, lead_ace = self._play_rules
         return legal_card_mask(
-            self.hands[seat], self.lead_suit, self.win_card, self.trump, must_beat, must_undertrump, lead_ace != 0
+            self._hands[seat], self._lead_suit, self._win_card, self._trump, must_beat, must_undertrump, lead_ace
         )
 
     def _play_reason(self, seat: int, card: int) -> str:
         """Why ``card`` is not legal for ``seat`` now (call only when it is not)."""
-        hand = self.hands[seat]
+        hand = self._hands[seat]
         if not hand >> card & 1:
             return f"does not hold {CARDS[card]}"
-        lead = self.lead_suit
+        lead = self._lead_suit
         if lead < 0:
             return "must lead the Ace of trumps"
-        win = self.win_card
+        win = self._win_card
         if hand & SUIT_MASKS[lead]:
-            if _SUIT_OF[card] != lead:
+            if SUIT_OF[card] != lead:
                 return f"must follow suit {Suit(lead).letter}"
             return f"must beat {CARDS[win]}, the winning card"
-        trump = self.trump
-        trumps = hand & SUIT_MASKS[trump]
-        if _SUIT_OF[win] != trump:
+        trump = self._trump
+        if SUIT_OF[win] != trump:
             return f"must trump: void in {Suit(lead).letter}"
-        if trumps & _ABOVE[win]:
+        if hand & SUIT_MASKS[trump] & ABOVE[win]:
             return f"must overtrump {CARDS[win]}"
         return f"must play a trump: void in {Suit(lead).letter}"
 
@@ -517,103 +713,94 @@ class Round:
     def apply(self, action: Action) -> None:
         """Apply the action of the seat to act; raises :class:`IllegalActionError`."""
         kind = action.kind
-        if kind == KIND_PLAY and self.phase == _PLAY:
+        if kind == KIND_PLAY and self._phase == _PLAY:
             # The hot path of every search and simulation: kept inline on purpose.
             card: Card = action.card  # type: ignore[attr-defined]
-            seat = self.to_act
+            seat = self._to_act
             legal = self._legal
             if legal < 0:
                 legal = self._legal_play_mask(seat)
             if not legal >> card & 1:
                 raise IllegalActionError(self._play_reason(seat, card), seat=seat, action=action)
             self._legal = -1
-            self.hands[seat] ^= 1 << card
-            self.trick.append(card)
-            leader = self.leader
+            self._hands[seat] ^= 1 << card
+            self._trick.append(card)
+            leader = self._leader
             if seat == leader:
-                self.lead_suit = card // 10
-                self.win_card = card
-                self.win_seat = seat
-            else:
-                win = self.win_card
-                suit = card // 10
-                if suit == win // 10:
-                    if card > win:
-                        self.win_card = card
-                        self.win_seat = seat
-                elif suit == self.trump:
-                    self.win_card = card
-                    self.win_seat = seat
-            following = self.next_active[seat]
+                self._lead_suit = SUIT_OF[card]
+                self._win_card = card
+                self._win_seat = seat
+            elif self._beaters[self._win_card] >> card & 1:
+                self._win_card = card
+                self._win_seat = seat
+            following = self._next_active[seat]
             if following != leader:
-                self.to_act = following
+                self._to_act = following
                 return
-            winner = self.win_seat
-            self.tricks_won[winner] += 1
-            if len(self.tricks) == TRICKS_PER_ROUND:
+            winner = self._win_seat
+            self._tricks_won[winner] += 1
+            if len(self._tricks) == TRICKS_PER_ROUND:
                 self._finish()
                 return
             trick: list[Card] = []
-            self.trick = trick
-            self.tricks.append(trick)
-            self.leaders.append(winner)
-            self.leader = winner
-            self.lead_suit = -1
-            self.to_act = winner
-        elif self.phase == _EXCHANGE and kind in (KIND_EXCHANGE, KIND_SIT_OUT):
+            self._trick = trick
+            self._tricks.append(trick)
+            self._leaders.append(winner)
+            self._leader = winner
+            self._lead_suit = -1
+            self._to_act = winner
+        elif self._phase == _EXCHANGE and kind in (KIND_EXCHANGE, KIND_SIT_OUT):
             self._exchange(action)
-        elif self.phase == _TRUMP and kind in (KIND_TRUMP, KIND_TURN):
+        elif self._phase == _TRUMP and kind in (KIND_TRUMP, KIND_TURN):
             self._choose_trump(action)
         else:
-            raise IllegalActionError(self._wrong_phase(action), seat=self.to_act, action=action)
+            raise IllegalActionError(self._wrong_phase(action), seat=self._to_act, action=action)
 
     def _wrong_phase(self, action: Action) -> str:
-        if self.phase == _OVER:
+        if self._phase == _OVER:
             return "the round is over"
-        wanted = {_TRUMP: "choose trump", _EXCHANGE: "play or sit out", _PLAY: "play a card"}[self.phase]
-        return f"cannot {describe(action).split(' ')[0].rstrip('s')} now: seat {self.to_act} is to {wanted}"
+        wanted = {_TRUMP: "choose trump", _EXCHANGE: "play or sit out", _PLAY: "play a card"}[self._phase]
+        return f"cannot {describe(action).split(' ')[0].rstrip('s')} now: seat {self._to_act} is to {wanted}"
 
     def _choose_trump(self, action: Action) -> None:
-        deck = self.deck
+        deck = self._deck
         assert deck is not None
         if action.kind == KIND_TURN:
-            if not self.rules.turn_up_allowed:
+            if not self._rules.turn_up_allowed:
                 raise IllegalActionError(
-                    f"turning up is not allowed under {self.rules.preset} rules", seat=self.to_act, action=action
+                    f"turning up is not allowed under {self._rules.preset} rules", seat=self._to_act, action=action
                 )
-            self.trump = _SUIT_OF[deck[12]]
-            self.turned = True
+            self._turned_card = deck[TURNED]
+            self._trump = SUIT_OF[deck[TURNED]]
         else:
-            self.trump = int(action.suit)  # type: ignore[attr-defined]
-        self.trump_action = action
-        chooser = self.chooser
-        hands = self.hands
-        hands[chooser] |= (1 << deck[12]) | (1 << deck[13])
-        hands[(chooser + 1) % 4] |= (1 << deck[14]) | (1 << deck[15])
-        hands[(chooser + 2) % 4] |= (1 << deck[16]) | (1 << deck[17])
-        hands[(chooser + 3) % 4] |= (1 << deck[18]) | (1 << deck[19])
-        self.phase = _EXCHANGE
-        self.sit_ok = self._sit_ok()
-        self._play_rules = _play_rules(self.rules, self.trump)
+            self._trump = int(action.suit)  # type: ignore[attr-defined]
+        self._trump_action = action
+        second = second_packets(deck, self._chooser)
+        hands = self._hands
+        for seat in range(4):
+            hands[seat] |= second[seat]
+        self._phase = _EXCHANGE
+        self._codes = must_play(self._rules, self._trump, self._chooser, self._scores, self._streaks)
+        self._beaters = BEATERS[self._trump]
 
     def _exchange(self, action: Action) -> None:
-        seat = self.to_act
+        seat = self._to_act
         if action.kind == KIND_SIT_OUT:
-            if not self.sit_ok[seat]:
+            if self._codes[seat] != MAY_SIT_OUT:
                 raise IllegalActionError(self.must_play_reason(seat) or "may not sit out", seat=seat, action=action)
-            self.active[seat] = 0
+            self._active[seat] = 0
         else:
             assert isinstance(action, Exchange)
             mask = action.mask
             count = len(action.discard)
-            hand = self.hands[seat]
+            hand = self._hands[seat]
             if mask & hand != mask:
                 missing = [str(c) for c in action.discard if not hand >> c & 1]
                 raise IllegalActionError(f"does not hold {' '.join(missing)}", seat=seat, action=action)
             if mask.bit_count() != count:
                 twice = sorted({str(c) for c in action.discard if action.discard.count(c) > 1})
                 raise IllegalActionError(f"discards {' '.join(twice)} twice", seat=seat, action=action)
-            rules = self.rules
+            rules = self._rules
             if not rules.min_discard <= count <= rules.max_discard:
                 if rules.min_discard == rules.max_discard:
                     wanted = f"exactly {rules.min_discard}"
@@ -625,114 +812,48 @@ class Round:
                     f"must discard {wanted} card{'s' if wanted[-1] != '1' else ''} to play", seat=seat, action=action
                 )
             if count:
-                pos = self.stock_pos
+                pos = self._stock_pos
                 drawn = 0
-                for card in self.stock[pos : pos + count]:
+                for card in self._stock[pos : pos + count]:
                     drawn |= 1 << card
-                self.stock_pos = pos + count
-                self.hands[seat] = (hand ^ mask) | drawn
-            self.active[seat] = 1
-            self.discards[seat] = count
-        self.exchanges.append(action)
-        self.decided += 1
-        if self.decided < 4:
-            self.to_act = (seat + 1) % 4
+                self._stock_pos = pos + count
+                self._hands[seat] = (hand ^ mask) | drawn
+            self._active[seat] = 1
+            self._discards[seat] = count
+        self._exchanges.append(action)
+        self._decided += 1
+        if self._decided < 4:
+            self._to_act = (seat + 1) % 4
             return
         self._start_play()
 
     def _start_play(self) -> None:
-        active = self.active
-        players = [s for s in range(4) if active[s] == 1]
-        self.n_active = len(players)
-        if len(players) < 2:
-            if players:
-                self.tricks_won[players[0]] = TRICKS_PER_ROUND
+        active = self._active
+        self._n_active = sum(a == 1 for a in active)
+        credited = credited_tricks(active)
+        if credited is not None:
+            self._tricks_won = credited
             self._finish()
             return
-        next_active = [0, 0, 0, 0]
-        for seat in range(4):
-            nxt = (seat + 1) % 4
-            while active[nxt] != 1:
-                nxt = (nxt + 1) % 4
-            next_active[seat] = nxt
-        self.next_active = next_active
-        chooser = self.chooser
-        leader = chooser if active[chooser] == 1 else next_active[chooser]
-        self.phase = _PLAY
-        self.to_act = leader
-        self.trick = []
-        self.tricks.append(self.trick)
-        self.leaders.append(leader)
-        self.leader = leader
+        self._next_active = next_active_seats(active)
+        leader = first_leader(self._chooser, active, self._next_active)
+        self._phase = _PLAY
+        self._to_act = leader
+        self._trick = []
+        self._tricks.append(self._trick)
+        self._leaders.append(leader)
+        self._leader = leader
         self._legal = -1
 
     def _finish(self) -> None:
-        rules = self.rules
-        multiplier = rules.multiplier(self.trump)
-        penalty = rules.no_trick_penalty * multiplier
-        deltas = [0, 0, 0, 0]
-        if self.n_active:
-            for seat in range(4):
-                if self.active[seat] == 1:
-                    won = self.tricks_won[seat]
-                    deltas[seat] = -won * multiplier if won else penalty
-        self.deltas = deltas
-        self.phase = _OVER
-        self.to_act = -1
-        if self.on_over is not None:
-            self.on_over(self)
-
-    # -- derived facts ------------------------------------------------------------------
-
-    @property
-    def current_trick(self) -> list[Card]:
-        return self.tricks[-1] if self.tricks and self.phase == _PLAY else []
-
-    @property
-    def stock_count(self) -> int:
-        return len(self.stock) - self.stock_pos
-
-    def trick_winner(self, index: int) -> int | None:
-        """The seat that won completed trick ``index`` (0-based), else ``None``."""
-        if index >= len(self.tricks) or len(self.tricks[index]) < self.n_active:
-            return None
-        if index + 1 < len(self.leaders):
-            return self.leaders[index + 1]
-        return winning_seat(self.tricks[index], self.leaders[index], self.trump, self.active)
-
-    def exchange_seat(self, index: int) -> int:
-        """The seat that takes exchange decision ``index`` (0 is the chooser)."""
-        return (self.chooser + index) % 4
-
-
-def winning_seat(trick: Sequence[int], leader: int, trump: int, active: Sequence[int]) -> int:
-    """The seat whose card wins ``trick`` (cards in order of play from ``leader``)."""
-    seats = [leader]
-    while len(seats) < len(trick):
-        nxt = (seats[-1] + 1) % 4
-        while active[nxt] != 1:
-            nxt = (nxt + 1) % 4
-        seats.append(nxt)
-    best = 0
-    for i in range(1, len(trick)):
-        card, win = trick[i], trick[best]
-        if (_SUIT_OF[card] == _SUIT_OF[win] and card > win) or (_SUIT_OF[card] == trump and _SUIT_OF[win] != trump):
-            best = i
-    return seats[best]
+        self._deltas = score_changes(self._rules, self._trump, self._active, self._tricks_won)
+        self._phase = _OVER
+        self._to_act = -1
+        if self._on_over is not None:
+            self._on_over(self)
 
 
 _TRUMP_WITH_TURN: tuple[Action, ...] = (*TRUMP_ACTIONS, TURN_UP)
-
-
-def riscos_for(scores: Sequence[int], winners: Sequence[int]) -> list[float]:
-    """Ranking points of a finished match (RULES.md §5); they sum to zero.
-
-    >>> riscos_for([0, 11, 2, 5], [0])
-    [18.0, -11, -2, -5]
-    """
-    losers_total = sum(scores[s] for s in range(len(scores)) if s not in winners)
-    share = losers_total / len(winners)
-    return [share if s in winners else -scores[s] for s in range(len(scores))]
 
 
 class Match:
@@ -742,20 +863,6 @@ class Match:
     seat ``current_seat`` acts with ``apply(action)``, choosing from ``legal_actions()``.
     """
 
-    __slots__ = (
-        "_current",
-        "apply",
-        "initial_scores",
-        "initial_streaks",
-        "legal_actions",
-        "players",
-        "rounds",
-        "rules",
-        "scores",
-        "streaks",
-        "winners",
-    )
-
     def __init__(
         self,
         rules: Rules | str = CLASSIC,
@@ -764,94 +871,143 @@ class Match:
         sat_out_before: Sequence[int] | None = None,
         players: Sequence[str] | None = None,
     ) -> None:
-        self.rules = rules = find_rules(rules)
+        self._rules = rules = find_rules(rules)
         start = rules.start_score
-        self.initial_scores = tuple(scores) if scores is not None else (start,) * 4
-        self.initial_streaks = tuple(sat_out_before) if sat_out_before is not None else (0,) * 4
-        self.players = tuple(players) if players is not None else None
-        self.scores = list(self.initial_scores)
-        self.streaks = list(self.initial_streaks)
-        self.rounds: list[Round] = []
-        # The round in play (None between rounds and once the match is over): the hot
-        # paths test this one attribute instead of the phase.
+        self._initial_scores = tuple(scores) if scores is not None else (start,) * 4
+        self._initial_streaks = tuple(sat_out_before) if sat_out_before is not None else (0,) * 4
+        self._players = tuple(players) if players is not None else None
+        self._scores = list(self._initial_scores)
+        self._streaks = list(self._initial_streaks)
+        self._rounds: list[Round] = []
+        # The round in play (None between rounds and once the match is over).
         self._current: Round | None = None
-        self.winners: list[int] = self._winners()
-        self._idle()
+        self._winners: list[int] = match_winners(self._scores, rules.target_score)
 
-    legal_actions: Callable[[], Sequence[Action]]
-    """The legal actions of the seat to act; empty when a deal is due or the match is over.
+    # While a round is in play, ``apply`` and ``legal_actions`` are looked up in the instance
+    # first: ``_bind`` puts the round's own bound methods there, which spares every decision
+    # a wrapper call; the methods below are what ``help()`` shows and what runs otherwise.
 
-    While a round is in play this *is* the round's ``legal_actions`` (and ``apply`` the
-    round's ``apply``, which settles the match when the round ends): binding them once per
-    round spares every decision a wrapper call.
-    """
+    def legal_actions(self) -> Sequence[Action]:
+        """The legal actions of the seat to act; empty when a deal is due or the match is over."""
+        current = self._current
+        return current.legal_actions() if current is not None else ()
 
-    apply: Callable[[Action], None]
-    """Apply the action of :attr:`current_seat`; raises :class:`IllegalActionError`."""
-
-    def _idle(self) -> None:
-        self.legal_actions = _no_legal_actions
-        self.apply = _match_is_over if self.winners else _deal_first
+    def apply(self, action: Action) -> None:
+        """Apply the action of :attr:`current_seat`; raises :class:`IllegalActionError` when the
+        rules do not allow it (its ``reason`` says why, as a player would read it)."""
+        current = self._current
+        if current is not None:
+            current.apply(action)
+        elif self._winners:
+            raise IllegalActionError("the match is over", action=action)
+        else:
+            raise IllegalActionError("a new round must be dealt first", action=action)
 
     def _bind(self, current: Round) -> None:
         self._current = current
-        current.on_over = self._settle
-        self.legal_actions = current.legal_actions
-        self.apply = current.apply
+        current._on_over = self._settle
+        fast = self.__dict__
+        fast["legal_actions"] = current.legal_actions
+        fast["apply"] = current.apply
 
-    def _winners(self) -> list[int]:
-        target = self.rules.target_score
-        return [seat for seat in range(4) if self.scores[seat] <= target]
+    def _unbind(self) -> None:
+        self._current = None
+        self.__dict__.pop("legal_actions", None)
+        self.__dict__.pop("apply", None)
 
     def copy(self) -> Match:
+        """An independent copy: applying actions to it leaves this match unchanged."""
         new = Match.__new__(Match)
-        new.rules = self.rules
-        new.players = self.players
-        new.initial_scores = self.initial_scores
-        new.initial_streaks = self.initial_streaks
-        new.scores = self.scores[:]
-        new.streaks = self.streaks[:]
-        new.rounds = self.rounds[:]
-        new.winners = self.winners[:]
+        new._rules = self._rules
+        new._players = self._players
+        new._initial_scores = self._initial_scores
+        new._initial_streaks = self._initial_streaks
+        new._scores = self._scores[:]
+        new._streaks = self._streaks[:]
+        new._rounds = self._rounds[:]
+        new._winners = self._winners[:]
         new._current = None
         if self._current is not None:
-            new.rounds[-1] = current = self._current.copy()
+            new._rounds[-1] = current = self._current.copy()
             new._bind(current)
-        else:
-            new._idle()
         return new
 
-    clone = copy
+    @property
+    def rules(self) -> Rules:
+        return self._rules
+
+    @property
+    def players(self) -> tuple[str, ...] | None:
+        """The players' names, by seat, when given."""
+        return self._players
+
+    @players.setter
+    def players(self, names: Sequence[str] | None) -> None:
+        """Name the players (they are written in the record; they change nothing in play)."""
+        if names is not None and (len(names) != 4 or not all(isinstance(n, str) for n in names)):
+            raise ValueError(f"players are four names, one a seat, not {names!r}")
+        self._players = tuple(names) if names is not None else None
+
+    @property
+    def initial_scores(self) -> tuple[int, ...]:
+        return self._initial_scores
+
+    @property
+    def initial_streaks(self) -> tuple[int, ...]:
+        """Per seat, the rounds sat out in a row before the match (``sat_out_before``)."""
+        return self._initial_streaks
+
+    @property
+    def scores(self) -> tuple[int, ...]:
+        """The scores now (after the last finished round)."""
+        return tuple(self._scores)
+
+    @property
+    def streaks(self) -> tuple[int, ...]:
+        """Per seat, the rounds it sat out in a row, now."""
+        return tuple(self._streaks)
+
+    @property
+    def rounds(self) -> tuple[Round, ...]:
+        """Every round dealt, the latest last."""
+        return tuple(self._rounds)
+
+    @property
+    def winners(self) -> tuple[int, ...]:
+        """The seats that won, once the match is over (empty before)."""
+        return tuple(self._winners)
 
     @property
     def round(self) -> Round | None:
         """The latest round (finished or not), or ``None`` before the first deal."""
-        return self.rounds[-1] if self.rounds else None
+        return self._rounds[-1] if self._rounds else None
 
     @property
     def is_over(self) -> bool:
-        return bool(self.winners)
+        return bool(self._winners)
 
     @property
     def phase(self) -> Phase:
-        if self.winners:
+        if self._winners:
             return Phase.MATCH_OVER
-        if not self.rounds or self.rounds[-1].phase == _OVER:
+        current = self._current
+        if current is None:
             return Phase.DEAL
-        return Phase(self.rounds[-1].phase)
+        return Phase(current._phase)
 
     @property
     def current_seat(self) -> int | None:
         """The seat to act, or ``None`` when a deal is due or the match is over."""
-        if self.winners or not self.rounds:
+        current = self._current
+        if current is None:
             return None
-        seat = self.rounds[-1].to_act
+        seat = current._to_act
         return seat if seat >= 0 else None
 
     @property
     def next_dealer(self) -> int | None:
         """The dealer of the next round (``None`` before the first, which is drawn)."""
-        return (self.rounds[-1].dealer + 1) % 4 if self.rounds else None
+        return (self._rounds[-1]._dealer + 1) % 4 if self._rounds else None
 
     def deal(
         self,
@@ -864,7 +1020,7 @@ class Match:
 
         The first dealer is ``dealer`` or drawn with ``rng``; later dealers follow in turn.
         """
-        if self.winners:
+        if self._winners:
             raise IllegalActionError("the match is over")
         if self._current is not None:
             raise IllegalActionError("the current round is not over")
@@ -885,41 +1041,29 @@ class Match:
             deck = shuffled_deck(rng)
         else:
             check_deck(deck)
-        new = Round(self.rules, dealer, deck, self.scores, self.streaks)
-        self.rounds.append(new)
+        new = Round(self._rules, dealer, deck, self._scores, self._streaks)
+        self._rounds.append(new)
         self._bind(new)
         return new
 
     def _settle(self, finished: Round) -> None:
-        deltas = finished.deltas
+        deltas = finished._deltas
         assert deltas is not None
+        active = finished._active
         for seat in range(4):
-            self.scores[seat] += deltas[seat]
-            self.streaks[seat] = self.streaks[seat] + 1 if finished.active[seat] == 0 else 0
-        self.winners = self._winners()
-        self._current = None
-        finished.on_over = None
-        self._idle()
+            self._scores[seat] += deltas[seat]
+            self._streaks[seat] = self._streaks[seat] + 1 if active[seat] == 0 else 0
+        self._winners = match_winners(self._scores, self._rules.target_score)
+        finished._on_over = None
+        self._unbind()
 
     def riscos(self) -> list[float] | None:
         """Ranking points when the match is over (RULES.md §5), else ``None``."""
-        return riscos_for(self.scores, self.winners) if self.winners else None
+        return riscos_for(self._scores, self._winners) if self._winners else None
 
     def returns(self) -> list[float]:
         """Riscos once over, else zeros (the OpenSpiel convention)."""
         return self.riscos() or [0.0] * 4
-
-
-def _no_legal_actions() -> Sequence[Action]:
-    return ()
-
-
-def _deal_first(action: Action) -> None:
-    raise IllegalActionError("a new round must be dealt first", action=action)
-
-
-def _match_is_over(action: Action) -> None:
-    raise IllegalActionError("the match is over", action=action)
 
 
 def check_deck(deck: Sequence[object]) -> None:

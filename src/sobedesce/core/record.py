@@ -243,7 +243,7 @@ def _replay_round(match: Match, data: _RoundData, number: int) -> None:
     except IllegalActionError as error:
         raise RecordRuleError(number, "dealer", None, None, str(error)) from None
 
-    def act(decision: str, seat: int, action: Action) -> None:
+    def act(decision: str, seat: int | None, action: Action) -> None:
         try:
             match.apply(action)
         except IllegalActionError as error:
@@ -348,10 +348,12 @@ def _legal_summary(match: Match) -> object:
         return [str(a) for a in current.legal_actions()]
     if current.phase == Phase.EXCHANGE:
         rules = current.rules
+        seat = current.to_act
+        assert seat is not None
         return {
-            "may_sit_out": current.must_play_reason(current.to_act) is None,
+            "may_sit_out": current.may_sit_out(seat),
             "min_discard": rules.min_discard,
-            "max_discard": min(rules.max_discard, current.hands[current.to_act].bit_count()),
+            "max_discard": min(rules.max_discard, len(current.hand(seat))),
         }
     return [str(c) for c in cards_of(current.legal_cards())]
 
@@ -366,9 +368,9 @@ def round_summary(current: Round) -> dict[str, object]:
     shows_tricks = current.phase >= Phase.PLAY and current.n_active > 0
     return {
         "dealer": current.dealer,
-        "trump": Suit(current.trump).letter if current.trump >= 0 else None,
-        "active": [None if a < 0 else a == 1 for a in current.active],
-        "tricks": [current.tricks_won[s] if shows_tricks and current.active[s] == 1 else None for s in range(4)],
+        "trump": current.trump.letter if current.trump is not None else None,
+        "active": list(current.active),
+        "tricks": [current.tricks_won[s] if shows_tricks and current.active[s] else None for s in range(4)],
         "scores": list(scores),
     }
 

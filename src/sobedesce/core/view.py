@@ -20,7 +20,8 @@ from dataclasses import dataclass
 
 from .actions import Action
 from .cards import Card, Suit, cards_of, mask_of
-from .game import _SUIT_OF, SEATS, Match, Phase, Round, _play_rules
+from .game import SEATS, Match, Phase, Round
+from .logic import SUIT_OF, trick_seats
 from .rules import Rules
 
 __all__ = ["SeatView", "TrickView", "seat_view", "round_from_view"]
@@ -97,9 +98,9 @@ class SeatView:
         for trick in self.tricks:
             if not trick.cards:
                 continue
-            lead = _SUIT_OF[trick.cards[0]]
+            lead = SUIT_OF[trick.cards[0]]
             for card, seat in zip(trick.cards[1:], trick.seats[1:], strict=True):
-                if _SUIT_OF[card] != lead:
+                if SUIT_OF[card] != lead:
                     found[seat].add(lead)
         return found
 
@@ -143,9 +144,9 @@ def seat_view(match: Match, seat: int) -> SeatView:
         phase=phase,
         to_act=to_act,
         legal=legal,
-        round_index=len(match.rounds) - 1,
-        scores=tuple(match.scores) if between else current.scores,
-        streaks=tuple(match.streaks) if between else current.streaks,
+        round_index=len(match._rounds) - 1,
+        scores=match.scores if between else current.scores,
+        streaks=match.streaks if between else current.streaks,
     )
 
 
@@ -160,21 +161,22 @@ def _round_view(
     scores: tuple[int, ...],
     streaks: tuple[int, ...],
 ) -> SeatView:
-    active = tuple(None if a < 0 else a == 1 for a in current.active)
-    discard_counts = tuple(current.discards[s] if current.active[s] == 1 else None for s in range(SEATS))
+    # The core reads the round's own state here (the properties would copy it).
+    active_codes = current._active
+    active = tuple(None if a < 0 else a == 1 for a in active_codes)
+    discard_counts = tuple(current._discards[s] if active_codes[s] == 1 else None for s in range(SEATS))
     my_discards: tuple[Card, ...] = ()
     exchange_index = (seat - current.chooser) % SEATS
-    if exchange_index < len(current.exchanges):
-        decision = current.exchanges[exchange_index]
+    if exchange_index < len(current._exchanges):
+        decision = current._exchanges[exchange_index]
         my_discards = tuple(getattr(decision, "discard", ()))
-    hand_sizes = tuple(0 if current.active[s] == 0 else current.hands[s].bit_count() for s in range(SEATS))
+    hands = current._hands
+    hand_sizes = tuple(0 if active_codes[s] == 0 else hands[s].bit_count() for s in range(SEATS))
     tricks = []
-    for index, cards in enumerate(current.tricks):
-        leader = current.leaders[index]
-        seats = [leader] if cards else []
-        while len(seats) < len(cards):
-            seats.append(current.next_active[seats[-1]])
-        tricks.append(TrickView(leader, tuple(cards), tuple(seats), current.trick_winner(index)))
+    next_active = current._next_active
+    for index, cards in enumerate(current._tricks):
+        seats = trick_seats(current._leaders[index], len(cards), next_active)
+        tricks.append(TrickView(current._leaders[index], tuple(cards), tuple(seats), current.trick_winner(index)))
     return SeatView(
         seat=seat,
         rules=current.rules,
@@ -184,16 +186,16 @@ def _round_view(
         round_index=round_index,
         dealer=current.dealer,
         chooser=current.chooser,
-        trump=Suit(current.trump) if current.trump >= 0 else None,
+        trump=current.trump,
         turned_card=current.turned_card,
-        hand=tuple(cards_of(current.hands[seat])) if current.active[seat] != 0 else (),
+        hand=tuple(cards_of(hands[seat])) if active_codes[seat] != 0 else (),
         my_discards=my_discards,
         active=active,
         discard_counts=discard_counts,
         hand_sizes=hand_sizes,
         stock_count=current.stock_count,
         tricks=tuple(tricks),
-        tricks_won=tuple(current.tricks_won) if current.phase >= Phase.PLAY else (0,) * SEATS,
+        tricks_won=tuple(current._tricks_won) if current._phase >= Phase.PLAY else (0,) * SEATS,
         scores=scores,
         sat_out_streaks=streaks,
         exchange_order=tuple((current.chooser + i) % SEATS for i in range(SEATS)),
@@ -212,57 +214,19 @@ def round_from_view(view: SeatView, hands: Sequence[int], stock: Sequence[Card])
         raise ValueError("round_from_view needs a view in the exchange or play phase")
     if hands[view.seat] != view.hand_mask:
         raise ValueError("the viewer's hand differs from the view")
-    assert view.dealer is not None and view.chooser is not None and view.trump is not None
-    new = Round.__new__(Round)
-    new.rules = view.rules
-    new.dealer = view.dealer
-    new.chooser = view.chooser
-    new.deck = None
-    new.scores = view.scores
-    new.streaks = view.sat_out_streaks
-    new.phase = int(view.phase)
-    new.to_act = view.to_act if view.to_act is not None else -1
-    new.trump = int(view.trump)
-    new.turned = view.turned_card is not None
-    new.trump_action = None
-    new.hands = list(hands)
-    new.stock = tuple(stock)
-    new.stock_pos = 0
-    new.active = [-1 if a is None else int(a) for a in view.active]
-    new.discards = [c or 0 for c in view.discard_counts]
-    new.exchanges = []
-    new.decided = sum(a is not None for a in view.active)
-    new.n_active = sum(a is True for a in view.active)
-    new.next_active = [0, 0, 0, 0]
-    if view.phase == Phase.PLAY:
-        for seat in range(SEATS):
-            nxt = (seat + 1) % SEATS
-            while new.active[nxt] != 1:
-                nxt = (nxt + 1) % SEATS
-            new.next_active[seat] = nxt
-    new.tricks = [list(trick.cards) for trick in view.tricks]
-    new.trick = new.tricks[-1] if new.tricks else []
-    new.leaders = [trick.leader for trick in view.tricks]
-    new.leader = new.leaders[-1] if new.leaders else -1
-    new.lead_suit = -1
-    new.win_card = -1
-    new.win_seat = -1
-    current = view.current_trick
-    if current is not None and current.cards:
-        new.lead_suit = _SUIT_OF[current.cards[0]]
-        best = 0
-        for i in range(1, len(current.cards)):
-            card, win = current.cards[i], current.cards[best]
-            if (_SUIT_OF[card] == _SUIT_OF[win] and card > win) or (
-                _SUIT_OF[card] == new.trump and _SUIT_OF[win] != new.trump
-            ):
-                best = i
-        new.win_card = current.cards[best]
-        new.win_seat = current.seats[best]
-    new.tricks_won = list(view.tricks_won)
-    new.sit_ok = new._sit_ok()
-    new._play_rules = _play_rules(new.rules, new.trump)
-    new.deltas = None
-    new.on_over = None
-    new._legal = -1
-    return new
+    assert view.dealer is not None and view.trump is not None
+    return Round.from_position(
+        view.rules,
+        dealer=view.dealer,
+        scores=view.scores,
+        streaks=view.sat_out_streaks,
+        trump=int(view.trump),
+        turned_card=view.turned_card,
+        hands=hands,
+        stock=stock,
+        active=[-1 if a is None else int(a) for a in view.active],
+        discards=[c or 0 for c in view.discard_counts],
+        tricks=[trick.cards for trick in view.tricks],
+        leaders=[trick.leader for trick in view.tricks],
+        tricks_won=view.tricks_won,
+    )

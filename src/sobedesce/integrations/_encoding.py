@@ -16,6 +16,8 @@ from collections.abc import Sequence
 
 from sobedesce.core import (
     CARDS,
+    SIT_OUT,
+    TURN_UP,
     Action,
     Card,
     Exchange,
@@ -28,7 +30,6 @@ from sobedesce.core import (
     TurnUp,
     cards_of,
 )
-from sobedesce.core.actions import PLAYS, SIT_OUT, TRUMP_ACTIONS, TURN_UP
 
 __all__ = [
     "EXCHANGE_BASE",
@@ -130,9 +131,9 @@ def action_from_id(action: int, hand: Sequence[Card] | int) -> Action:
     if not 0 <= action < NUM_ACTIONS:
         raise ValueError(f"not an action id: {action!r} (0..{NUM_ACTIONS - 1})")
     if action >= PLAY_BASE:
-        return PLAYS[action - PLAY_BASE]
+        return Play.of(action - PLAY_BASE)
     if action < TURN_UP_ID:
-        return TRUMP_ACTIONS[action]
+        return NameTrump.of(action)
     if action == TURN_UP_ID:
         return TURN_UP
     if action == SIT_OUT_ID:

@@ -17,6 +17,8 @@ from dataclasses import dataclass
 
 from sobedesce.core import (
     CARDS,
+    SIT_OUT,
+    TURN_UP,
     Action,
     Card,
     Exchange,
@@ -28,13 +30,12 @@ from sobedesce.core import (
     SeatView,
     cards_of,
 )
-from sobedesce.core.actions import SIT_OUT, TURN_UP
 from sobedesce.core.cards import SUIT_MASKS
+from sobedesce.core.logic import ABOVE, BEATERS, STOCK, packet_indices
 
 __all__ = ["OwnCards", "SampledDeal", "forbidden_masks", "sample_deal"]
 
 SEATS = 4
-_ABOVE = tuple(SUIT_MASKS[i // 10] & ~((2 << i) - 1) for i in range(40))
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,11 +81,11 @@ def forbidden_masks(view: SeatView) -> list[int]:
                 continue
             if suit == lead:
                 if rules.must_beat_following and win // 10 == lead and not card > win:
-                    forbidden[seat] |= _ABOVE[win]
+                    forbidden[seat] |= ABOVE[win]
             else:
                 forbidden[seat] |= SUIT_MASKS[lead]
                 win_is_trump = win // 10 == trump
-                beaters = trumps & _ABOVE[win] if win_is_trump else trumps
+                beaters = trumps & BEATERS[trump][win]
                 if suit == trump:
                     if win_is_trump and not card > win:
                         forbidden[seat] |= beaters
@@ -92,7 +93,7 @@ def forbidden_masks(view: SeatView) -> list[int]:
                     forbidden[seat] |= trumps
                 else:
                     forbidden[seat] |= beaters
-            if (suit == win // 10 and card > win) or (suit == trump and win // 10 != trump):
+            if BEATERS[trump][win] >> card & 1:
                 win = card
     return forbidden
 
@@ -104,11 +105,7 @@ def _trump_action(view: SeatView) -> Action:
 
 def _packets(chooser: int) -> list[list[int]]:
     """Per seat, its deck positions: three of the first part, then two of the second."""
-    out: list[list[int]] = [[] for _ in range(SEATS)]
-    for i in range(SEATS):
-        seat = (chooser + i) % SEATS
-        out[seat] = [3 * i, 3 * i + 1, 3 * i + 2, 12 + 2 * i, 13 + 2 * i]
-    return out
+    return [[*first, *second] for first, second in (packet_indices(seat, chooser) for seat in range(SEATS))]
 
 
 def sample_deal(view: SeatView, rng: random.Random, own: OwnCards | None = None, tries: int = 500) -> SampledDeal:
@@ -271,7 +268,7 @@ def _attempt(view: SeatView, rng: random.Random, own: OwnCards | None) -> Sample
         for pos, card in zip(positions[seat], first + second, strict=True):
             deck[pos] = card
     # The stock: draws in exchange order, then the rest.
-    pos = 20
+    pos = STOCK
     for seat in view.exchange_order:
         if view.active[seat]:
             for card in drawn[seat]:

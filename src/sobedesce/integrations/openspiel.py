@@ -37,6 +37,7 @@ from sobedesce.core import (
     format_cards,
     seat_view,
 )
+from sobedesce.core.logic import STOCK, chooser_of, packet_indices
 
 from ._encoding import (
     EXCHANGE_BASE,
@@ -205,16 +206,16 @@ class SobeState(pyspiel.State):  # type: ignore[misc]
     def current_player(self) -> int:
         # Called several times per action by OpenSpiel: kept to a few attribute reads.
         match = self._box.match
-        if match.winners:
+        seat = match.current_seat
+        if seat is not None:
+            return seat
+        if match.is_over:
             return _TERMINAL
-        rounds = match.rounds
-        if not rounds:
+        current = match.round
+        if current is None:
             return _CHANCE
-        current = rounds[-1]
-        if current.to_act >= 0:
-            return current.to_act
         settings = self._game
-        if settings.episode == "round" or len(rounds) >= settings.max_rounds:
+        if settings.episode == "round" or len(match.rounds) >= settings.max_rounds:
             return _TERMINAL
         return _CHANCE
 
@@ -229,7 +230,7 @@ class SobeState(pyspiel.State):  # type: ignore[misc]
         if phase == Phase.TRUMP:
             return [0, 1, 2, 3, TURN_UP_ID] if current.rules.turn_up_allowed else [0, 1, 2, 3]
         rules = current.rules
-        ids = [SIT_OUT_ID] if current.sit_ok[player] else []
+        ids = [SIT_OUT_ID] if current.may_sit_out(player) else []
         size = current.hands[player].bit_count()
         ids.extend(
             EXCHANGE_BASE + mask
@@ -258,8 +259,9 @@ class SobeState(pyspiel.State):  # type: ignore[misc]
                 self.dealt = []
             return
         current = match.round
-        assert current is not None
-        match.apply(action_from_id(int(action), current.hands[current.to_act]))
+        seat = match.current_seat
+        assert current is not None and seat is not None
+        match.apply(action_from_id(int(action), current.hands[seat]))
         self._length += 1
 
     def _action_to_string(self, player: int, action: int) -> str:
@@ -303,16 +305,16 @@ class SobeState(pyspiel.State):  # type: ignore[misc]
         if current is None or current.deck is None or current.is_over:
             return None
         deck = current.deck
-        i = (player - current.chooser) % SEATS
-        first = tuple(deck[3 * i : 3 * i + 3])
-        second = tuple(deck[12 + 2 * i : 14 + 2 * i]) if current.trump >= 0 else ()
+        first_at, second_at = packet_indices(player, current.chooser)
+        first = tuple(deck[i] for i in first_at)
+        second = tuple(deck[i] for i in second_at) if current.trump is not None else ()
         drawn: tuple[Any, ...] = ()
-        if current.active[player] == 1:
-            offset = 0
-            for step in range(i):
-                seat = (current.chooser + step) % SEATS
-                offset += current.discards[seat] if current.active[seat] == 1 else 0
-            drawn = tuple(current.stock[offset : offset + current.discards[player]])
+        if current.active[player]:
+            offset = STOCK
+            for step in range((player - current.chooser) % SEATS):
+                seat = current.exchange_seat(step)
+                offset += current.discards[seat] if current.active[seat] else 0
+            drawn = tuple(deck[offset : offset + current.discards[player]])
         return OwnCards(first, second, drawn)
 
     def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> SobeState:
@@ -330,7 +332,8 @@ class SobeState(pyspiel.State):  # type: ignore[misc]
             new.apply_action(int(card))
         for action in deal.actions:
             current = new.match.round
-            new.apply_action(id_of(action, current.hands[current.to_act]))
+            seat = new.match.current_seat
+            new.apply_action(id_of(action, current.hands[seat]))
         return new  # type: ignore[no-any-return]
 
     def info_string(self, player: int) -> str:
@@ -341,22 +344,22 @@ class SobeState(pyspiel.State):  # type: ignore[misc]
             out.append(f"|r{number} d{current.dealer} s{','.join(map(str, current.scores))}")
             deck = current.deck
             assert deck is not None
-            i = (player - current.chooser) % SEATS
-            out.append("h" + format_cards(deck[3 * i : 3 * i + 3]))
-            if current.trump < 0:
+            first_at, second_at = packet_indices(player, current.chooser)
+            out.append("h" + format_cards(deck[i] for i in first_at))
+            if current.trump is None:
                 continue
-            out.append(f"t{current.turned_card}" if current.turned else f"t{'SHDC'[current.trump]}")
-            out.append("+" + format_cards(deck[12 + 2 * i : 14 + 2 * i]))
-            offset = 0
+            out.append(f"t{current.turned_card}" if current.turned else f"t{current.trump.letter}")
+            out.append("+" + format_cards(deck[i] for i in second_at))
+            offset = STOCK
             for step, decision in enumerate(current.exchanges):
-                seat = (current.chooser + step) % SEATS
-                if current.active[seat] != 1:
+                seat = current.exchange_seat(step)
+                if not current.active[seat]:
                     out.append(f"{seat}o")
                     continue
                 k = current.discards[seat]
                 if seat == player:
                     discard = getattr(decision, "discard", ())
-                    out.append(f"{seat}x{format_cards(discard)}/{format_cards(current.stock[offset : offset + k])}")
+                    out.append(f"{seat}x{format_cards(discard)}/{format_cards(deck[offset : offset + k])}")
                 else:
                     out.append(f"{seat}x{k}")
                 offset += k
@@ -366,9 +369,8 @@ class SobeState(pyspiel.State):  # type: ignore[misc]
                 out.append("=" + ",".join(map(str, current.deltas or ())))
         if self.dealt:
             current_dealer = self._next_dealer()
-            chooser = (current_dealer + 1) % SEATS
-            i = (player - chooser) % SEATS
-            mine = [c for pos, c in enumerate(self.dealt) if 3 * i <= pos < 3 * i + 3]
+            first_at = packet_indices(player, chooser_of(current_dealer))[0]
+            mine = [c for pos, c in enumerate(self.dealt) if pos in first_at]
             out.append(f"|deal{len(self.dealt)} " + format_cards(CARDS[c] for c in mine))
         return " ".join(out)
 
@@ -446,8 +448,9 @@ def state_from_view(view: SeatView, rng: random.Random, *, own: OwnCards | None 
         state.apply_action(int(card))
     for action in deal.actions:
         current = state.match.round
-        assert current is not None
-        state.apply_action(id_of(action, current.hands[current.to_act]))
+        seat = state.match.current_seat
+        assert current is not None and seat is not None
+        state.apply_action(id_of(action, current.hands[seat]))
     return state
 
 

@@ -170,7 +170,7 @@ def render_text(match: Match) -> str:
     current = match.round
     lines = [f"round {len(match.rounds)}  scores {' '.join(map(str, match.scores))}  phase {match.phase.label}"]
     if current is not None:
-        trump = "SHDC"[current.trump] if current.trump >= 0 else "-"
+        trump = current.trump.letter if current.trump is not None else "-"
         lines.append(f"dealer {current.dealer}  chooser {current.chooser}  trump {trump}")
         for seat in range(4):
             view = seat_view(match, seat)

@@ -1,0 +1,289 @@
+"""Every rule of RULES.md that decides something, stated once, as small pure functions on ints.
+
+Cards are indices 0-39 (``suit * 10 + strength``), hands and card sets are 40-bit masks,
+seats are 0-3 and ``active`` holds, per seat, 1 (plays), 0 (sits out) or -1 (not decided).
+:class:`~sobedesce.core.game.Round`, :func:`~sobedesce.core.view.seat_view`,
+:func:`~sobedesce.core.view.round_from_view` and the bots' simulators all call these; nothing
+else in the package restates a rule.  They are plain enough to be fast in a play-out.
+
+===========================================  ============================================
+RULES.md                                     here
+===========================================  ============================================
+§3.1, §3.3 the deal (who gets which cards)   :func:`packet_indices`, :func:`first_packets`,
+                                             :func:`second_packets`, :func:`dealt_hands`,
+                                             :data:`TURNED`, :data:`STOCK`
+§3.1 the chooser                             :func:`chooser_of`
+§3.4 who may sit out                         :func:`must_play`
+§3.5 who plays (a void or a lone round)      :func:`credited_tricks`
+§3.6 the order of play, the first leader     :func:`next_active_seats`, :func:`first_leader`,
+                                             :func:`trick_seats`
+§4 which card may be played                  :func:`legal_card_mask`
+§4 what beats the winning card, who wins     :func:`beats`, :data:`BEATERS`,
+                                             :func:`trick_winner`
+§3.7 scoring                                 :func:`score_changes`
+§3.8 end of match                            :func:`match_winners`
+§5 riscos                                    :func:`riscos_for`
+===========================================  ============================================
+
+>>> from sobedesce.core.cards import Card
+>>> ah, ks, two_h = Card.parse("AH"), Card.parse("KS"), Card.parse("2H")
+>>> beats(two_h, ks, trump=1), beats(ks, two_h, trump=1)
+(True, False)
+>>> trick_winner([ks, two_h, ah], trump=0)
+0
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from .cards import SUIT_MASKS
+from .rules import Rules
+
+__all__ = [
+    "ABOVE",
+    "BEATERS",
+    "MAY_SIT_OUT",
+    "MUST_PLAY_CHOOSER",
+    "MUST_PLAY_SCORE",
+    "MUST_PLAY_STREAK",
+    "MUST_PLAY_TRUMP",
+    "STOCK",
+    "SUIT_OF",
+    "TRICKS_PER_ROUND",
+    "TURNED",
+    "beats",
+    "chooser_of",
+    "credited_tricks",
+    "dealt_hands",
+    "first_leader",
+    "first_packets",
+    "legal_card_mask",
+    "match_winners",
+    "must_play",
+    "next_active_seats",
+    "packet_indices",
+    "riscos_for",
+    "score_changes",
+    "second_packets",
+    "trick_seats",
+    "trick_winner",
+]
+
+TRICKS_PER_ROUND = 5
+
+SUIT_OF: tuple[int, ...] = tuple(i // 10 for i in range(40))
+"""The suit of each card index."""
+ABOVE: tuple[int, ...] = tuple(SUIT_MASKS[i // 10] & ~((2 << i) - 1) for i in range(40))
+"""For each card, the mask of the cards of its suit that rank above it."""
+
+# -- §3.1-3.3: the deal ------------------------------------------------------------------
+
+TURNED = 12
+"""Index in the deck of the card a chooser turns up: the first card of their second packet."""
+STOCK = 20
+"""Index in the deck of the top card of the stock."""
+
+
+def chooser_of(dealer: int) -> int:
+    """The seat that chooses trump (and decides first, and leads first when it plays)."""
+    return (dealer + 1) % 4
+
+
+def packet_indices(seat: int, chooser: int) -> tuple[range, range]:
+    """The positions in the deck of the cards dealt to ``seat``: its first packet (3 cards,
+    from the top: the chooser's first, then each next seat's) and its second (2 cards, in the
+    same order from :data:`TURNED`, so the card a chooser turns up is its second packet's first)."""
+    i = (seat - chooser) % 4
+    return range(3 * i, 3 * i + 3), range(TURNED + 2 * i, TURNED + 2 * i + 2)
+
+
+def first_packets(deck: Sequence[int], chooser: int) -> list[int]:
+    """Per seat, the mask of the 3 cards of the first part of the deal."""
+    hands = [0, 0, 0, 0]
+    for seat in range(4):
+        for index in packet_indices(seat, chooser)[0]:
+            hands[seat] |= 1 << deck[index]
+    return hands
+
+
+def second_packets(deck: Sequence[int], chooser: int) -> list[int]:
+    """Per seat, the mask of the 2 cards of the second part of the deal."""
+    hands = [0, 0, 0, 0]
+    for seat in range(4):
+        for index in packet_indices(seat, chooser)[1]:
+            hands[seat] |= 1 << deck[index]
+    return hands
+
+
+def dealt_hands(deck: Sequence[int], chooser: int) -> list[int]:
+    """Per seat, the mask of the 5 cards held once the deal is complete."""
+    first = first_packets(deck, chooser)
+    second = second_packets(deck, chooser)
+    return [first[0] | second[0], first[1] | second[1], first[2] | second[2], first[3] | second[3]]
+
+
+# -- §3.4: who may sit out -----------------------------------------------------------------
+
+MAY_SIT_OUT = 0
+MUST_PLAY_TRUMP = 1
+"""Trump is the suit everyone must play under (Hearts)."""
+MUST_PLAY_STREAK = 2
+"""The seat sat out the previous rounds, as many as the rules allow in a row."""
+MUST_PLAY_CHOOSER = 3
+"""The chooser must play (``classic``)."""
+MUST_PLAY_SCORE = 4
+"""A score at or below the rules' floor must play (``classic``)."""
+
+
+def must_play(rules: Rules, trump: int, chooser: int, scores: Sequence[int], streaks: Sequence[int]) -> list[int]:
+    """Per seat, why it may not sit out this round (a ``MUST_PLAY_*`` code), or
+    :data:`MAY_SIT_OUT` (0) when it may.  ``streaks`` are the rounds each sat out in a row."""
+    if rules.all_play_suit is not None and trump == rules.all_play_suit:
+        return [MUST_PLAY_TRUMP] * 4
+    limit = rules.max_sit_outs_in_row
+    floor = rules.must_play_at_or_below
+    codes = [MAY_SIT_OUT] * 4
+    for seat in range(4):
+        if streaks[seat] >= limit:
+            codes[seat] = MUST_PLAY_STREAK
+        elif rules.chooser_must_play and seat == chooser:
+            codes[seat] = MUST_PLAY_CHOOSER
+        elif floor is not None and scores[seat] <= floor:
+            codes[seat] = MUST_PLAY_SCORE
+    return codes
+
+
+# -- §3.5-3.6: who plays, in which order ----------------------------------------------------
+
+
+def credited_tricks(active: Sequence[int]) -> list[int] | None:
+    """When fewer than two seats play there are no tricks: the tricks each seat is credited
+    with (all five to a lone player, none in a void round); ``None`` when tricks are played."""
+    players = [seat for seat in range(4) if active[seat] == 1]
+    if len(players) >= 2:
+        return None
+    won = [0, 0, 0, 0]
+    if players:
+        won[players[0]] = TRICKS_PER_ROUND
+    return won
+
+
+def next_active_seats(active: Sequence[int]) -> list[int]:
+    """Per seat, the next seat in the order of play that plays the round (seats that sit out
+    are skipped); a seat's own number when no other seat plays."""
+    out = [0, 0, 0, 0]
+    for seat in range(4):
+        nxt = (seat + 1) % 4
+        for _ in range(3):
+            if active[nxt] == 1:
+                break
+            nxt = (nxt + 1) % 4
+        out[seat] = nxt
+    return out
+
+
+def first_leader(chooser: int, active: Sequence[int], next_active: Sequence[int]) -> int:
+    """The chooser leads the first trick if it plays, else the next seat after it that plays."""
+    return chooser if active[chooser] == 1 else next_active[chooser]
+
+
+def trick_seats(leader: int, count: int, next_active: Sequence[int]) -> list[int]:
+    """The seats that play the first ``count`` cards of a trick led by ``leader``."""
+    seats = [leader] if count else []
+    while len(seats) < count:
+        seats.append(next_active[seats[-1]])
+    return seats
+
+
+# -- §4: which card may be played, and what wins --------------------------------------------
+
+
+def beats(card: int, win: int, trump: int) -> bool:
+    """Whether ``card``, played now, would take the trick from ``win``, the card winning it:
+    a higher card of the same suit, or a trump over a non-trump."""
+    if SUIT_OF[card] == SUIT_OF[win]:
+        return card > win
+    return SUIT_OF[card] == trump
+
+
+BEATERS: tuple[tuple[int, ...], ...] = tuple(
+    tuple(sum(1 << card for card in range(40) if beats(card, win, trump)) for win in range(40)) for trump in range(4)
+)
+"""``BEATERS[trump][win]``: the mask of the cards that :func:`beats` ``win`` (the same rule,
+tabulated once for the hot paths)."""
+
+
+def trick_winner(cards: Sequence[int], trump: int) -> int:
+    """The position in ``cards`` (in order of play) of the card that wins the trick."""
+    best = 0
+    for i in range(1, len(cards)):
+        if BEATERS[trump][cards[best]] >> cards[i] & 1:
+            best = i
+    return best
+
+
+def legal_card_mask(
+    hand: int,
+    lead_suit: int,
+    win_card: int,
+    trump: int,
+    must_beat_following: bool,
+    must_undertrump: bool,
+    must_lead_trump_ace: bool = True,
+) -> int:
+    """The cards of ``hand`` (a mask) that may be played, as a mask.
+
+    ``lead_suit`` is -1 for a lead; ``win_card`` is the card winning the trick so far.
+    """
+    if lead_suit < 0:
+        if must_lead_trump_ace:
+            ace = 1 << (trump * 10 + 9)
+            if hand & ace:
+                return ace
+        return hand
+    beaters = BEATERS[trump][win_card]
+    follow = hand & SUIT_MASKS[lead_suit]
+    if follow:
+        if must_beat_following and follow & beaters:
+            return follow & beaters
+        return follow
+    trumps = hand & SUIT_MASKS[trump]
+    if trumps:
+        if trumps & beaters:
+            return trumps & beaters
+        if must_undertrump:
+            return trumps
+    return hand
+
+
+# -- §3.7, §3.8, §5: scoring, the end of a match, riscos -------------------------------------
+
+
+def score_changes(rules: Rules, trump: int, active: Sequence[int], tricks_won: Sequence[int]) -> list[int]:
+    """Per seat, the change of score of a finished round: -tricks x multiplier for an active
+    seat that won tricks, +penalty x multiplier for one that won none, 0 for a seat that sat out."""
+    multiplier = rules.multiplier(trump)
+    penalty = rules.no_trick_penalty * multiplier
+    out = [0, 0, 0, 0]
+    for seat in range(4):
+        if active[seat] == 1:
+            won = tricks_won[seat]
+            out[seat] = -won * multiplier if won else penalty
+    return out
+
+
+def match_winners(scores: Sequence[int], target: int) -> list[int]:
+    """The seats whose score reached the target (the match is over when there is one)."""
+    return [seat for seat in range(4) if scores[seat] <= target]
+
+
+def riscos_for(scores: Sequence[int], winners: Sequence[int]) -> list[float]:
+    """Ranking points of a finished match; they sum to zero.
+
+    >>> riscos_for([0, 11, 2, 5], [0])
+    [18.0, -11, -2, -5]
+    """
+    losers_total = sum(scores[s] for s in range(len(scores)) if s not in winners)
+    share = losers_total / len(winners)
+    return [share if s in winners else -scores[s] for s in range(len(scores))]
