@@ -19,7 +19,7 @@ import random
 import statistics
 import time
 
-from sobedesce.bots import make_bot
+from sobedesce.bots import OracleSeat, make_bot
 from sobedesce.core import Match, seat_view
 
 
@@ -32,7 +32,7 @@ def play_round(bots, rules, deck_seed, dealer, rng_seed, scores, times, hero_nam
         seat = match.current_seat
         bot = bots[seat]
         start = time.perf_counter()
-        if getattr(bot, "omniscient", False):
+        if isinstance(bot, OracleSeat):
             action = bot.act_full(match, seat, rngs[seat])
         else:
             action = bot.act(seat_view(match, seat), rngs[seat])
@@ -51,7 +51,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--hero-settings", default="{}")
     args = parser.parse_args()
-    hero = make_bot(args.hero, **json.loads(args.hero_settings))
+    hero = OracleSeat() if args.hero == "oracle" else make_bot(args.hero, **json.loads(args.hero_settings))
     villain = make_bot(args.villain)
     times: list[float] = []
     per_deal = []

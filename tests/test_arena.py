@@ -1,4 +1,6 @@
-"""The arena: duplicate deals, reproducibility, statistics, records, the CLI and Ray."""
+"""The arena: duplicate deals, reproducibility, statistics, records, what bots see and the CLI.
+
+The Ray tests are in tests/test_arena_ray.py (they need the [cluster] extra)."""
 
 from __future__ import annotations
 
@@ -13,6 +15,7 @@ import subprocess
 import sys
 from collections import defaultdict
 from pathlib import Path
+from typing import ClassVar
 
 import pytest
 
@@ -21,8 +24,9 @@ import sobedesce.arena.runner
 import sobedesce.arena.stats
 from sobedesce import bots as bots_module
 from sobedesce.arena import ArenaError, BotFailure, deal_deck, run_arena, t_quantile
+from sobedesce.bots.oracle import OracleSeat
 from sobedesce.cli.main import main
-from sobedesce.core import Match, Phase, read_record
+from sobedesce.core import Card, Match, Phase, Round, SeatView, read_record
 from sobedesce.core.actions import SIT_OUT, Exchange
 
 TIMING = ("decision_ms_median", "decision_ms_p99")
@@ -196,22 +200,6 @@ class CheatBot:
         return rng.choice(view.legal_actions)
 
 
-class PeekingBot:
-    """An omniscient bot: it must be given the whole match, never a seat view."""
-
-    name = "peek"
-    omniscient = True
-    calls = 0
-
-    def act_full(self, match, seat, rng):
-        assert isinstance(match, Match) and match.current_seat == seat
-        PeekingBot.calls += 1
-        return rng.choice(list(match.legal_actions()))
-
-    def act(self, view, rng):  # pragma: no cover - the arena must not call it
-        raise AssertionError("an omniscient bot got a seat view")
-
-
 def test_illegal_action_is_reported(monkeypatch, capsys):
     monkeypatch.setitem(bots_module.BOTS, "cheat", CheatBot)
     with pytest.raises(BotFailure, match=r"'cheat' \(entry 1 of --bots.*broke the rules.*must play"):
@@ -224,11 +212,99 @@ def test_illegal_action_is_reported(monkeypatch, capsys):
     assert "cheat" in err and "broke the rules" in err and "Traceback" not in err
 
 
-def test_omniscient_bot_gets_the_match(monkeypatch):
-    monkeypatch.setitem(bots_module.BOTS, "peek", PeekingBot)
-    PeekingBot.calls = 0
-    summary = run_arena(["peek", "random", "random", "random"], deals=4, seed=1, jobs=1).summary()
-    assert PeekingBot.calls == summary["bots"][0]["decisions"] > 0
+class ClaimsOmniscience:
+    """A bot that says it sees every card: a flag the arena does not read; it gets a view."""
+
+    name = "claims"
+    omniscient = True
+    views = 0
+
+    def act_full(self, match, seat, rng):  # pragma: no cover - the arena must not call it
+        raise AssertionError("a bot got the whole match")
+
+    def act(self, view, rng):
+        assert isinstance(view, SeatView) and view.seat == view.to_act
+        ClaimsOmniscience.views += 1
+        return rng.choice(view.legal_actions)
+
+
+def test_a_bot_gets_a_view_whatever_it_claims(monkeypatch):
+    monkeypatch.setitem(bots_module.BOTS, "claims", ClaimsOmniscience)
+    ClaimsOmniscience.views = 0
+    summary = run_arena(["claims", "random", "random", "random"], deals=4, seed=1, jobs=1).summary()
+    assert ClaimsOmniscience.views == summary["bots"][0]["decisions"] > 0
+
+
+def test_the_oracle_is_a_seat_of_its_own_kind(monkeypatch):
+    """Named ``oracle`` in ``--bots``, the arena builds an :class:`OracleSeat` and hands it a
+    copy of the whole match with ``act_full``; the name is the only way to seat it."""
+    calls = []
+    act_full = OracleSeat.act_full
+
+    def spy(self, match, seat, rng):
+        assert type(self) is OracleSeat and isinstance(match, Match) and match.current_seat == seat
+        calls.append(seat)
+        return act_full(self, match, seat, rng)
+
+    monkeypatch.setattr(OracleSeat, "act_full", spy)
+    summary = run_arena(["oracle", "random", "random", "random"], deals=4, seed=1, jobs=1).summary()
+    assert len(calls) == summary["bots"][0]["decisions"] > 0
+    with pytest.raises(ArenaError, match="seated by its name only"):
+        run_arena(["sobedesce.bots.oracle:OracleSeat", "random", "random", "random"], deals=1)
+    with pytest.raises(TypeError, match="not a bot that plays from a view"):
+        OracleSeat().act(None, random.Random(0))
+
+
+def _is_deck(value) -> bool:
+    return isinstance(value, (tuple, list)) and len(value) == 40 and all(isinstance(c, Card) for c in value)
+
+
+def _secrets_in(value) -> list[str]:
+    """What ``value`` (or, one level down, an item of a container) holds that a bot must not see."""
+    found = []
+    items = list(value.values()) if isinstance(value, dict) else list(value) if isinstance(value, (tuple, list)) else []
+    for item in [value, *items]:
+        if isinstance(item, Match):
+            found.append("a Match")
+        elif isinstance(item, Round):
+            found.append("a Round")
+        elif _is_deck(item):
+            found.append("a 40-card deck")
+        elif isinstance(item, Exchange):
+            found.append("an exchange (another seat's discards)")
+    return found
+
+
+class SpyBot:
+    """Plays at random; before each decision it walks every frame of the call stack, its own
+    and every ``f_back``, and notes any local that holds the match, a round, the deck or a
+    decision of another seat."""
+
+    name = "spy"
+    seen: ClassVar[list[str]] = []
+    decisions = 0
+
+    def act(self, view, rng):
+        SpyBot.decisions += 1
+        frame = sys._getframe()
+        while frame is not None:
+            for local, value in frame.f_locals.items():
+                for secret in _secrets_in(value):
+                    SpyBot.seen.append(f"{frame.f_code.co_qualname}(): {local} holds {secret}")
+            frame = frame.f_back
+        return rng.choice(view.legal_actions)
+
+
+def test_no_frame_below_a_bot_holds_the_match(monkeypatch):
+    """When a bot decides, no frame on the call stack holds the match, a round, the deck or
+    another seat's exchange in its locals (the oracle, which sees every card, plays at the
+    same table: what it is handed must not linger either)."""
+    monkeypatch.setitem(bots_module.BOTS, "spy", SpyBot)
+    SpyBot.seen, SpyBot.decisions = [], 0
+    for rules in ("classic", "table"):
+        run_arena(["spy", "oracle", "basic", "random"], rules, deals=6, seed=4, jobs=1, block=3)
+    assert SpyBot.decisions > 0
+    assert not SpyBot.seen, sorted(set(SpyBot.seen))
 
 
 def test_exchange_legality_is_checked(monkeypatch):
@@ -315,18 +391,6 @@ def test_cli_bad_input(args, message):
     assert done.returncode == 2
     assert message in done.stderr
     assert "Traceback" not in done.stderr and not done.stdout
-
-
-def test_ray_gives_the_same_results(tmp_path):
-    ray = pytest.importorskip("ray")
-    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
-    try:
-        on_ray = run_arena(["random"] * 4, "classic", 12, seed=9, block=3, ray="local", save=tmp_path).summary()
-    finally:
-        ray.shutdown()
-    local = run_arena(["random"] * 4, "classic", 12, seed=9, jobs=1, block=3).summary()
-    assert comparable(on_ray) == comparable(local)
-    assert len(list(tmp_path.iterdir())) == len(load_records(tmp_path)) > 0
 
 
 def test_bot_rngs_are_independent_of_the_process():

@@ -436,16 +436,17 @@ def test_events_never_show_another_seat_s_discards() -> None:
                 assert event.discard == () and event.drawn == ()
 
 
-def test_bot_names_levels_and_fallbacks() -> None:
+def test_bot_names_and_levels() -> None:
     assert level_of_name("Bot 2 (hard)") == "hard"
     assert level_of_name("Ana") is None
-    used, bot, note = resolve_bot("random")
-    assert used == "random" and note is None and hasattr(bot, "act")
-    used, bot, note = resolve_bot("hard")  # a level that may not be registered yet
-    assert hasattr(bot, "act")
-    assert (note is None) == (used == "hard")
-    with pytest.raises(ValueError):
+    used, bot = resolve_bot("random")
+    assert used == "random" and bot.name == "random"
+    used, bot = resolve_bot("hard")
+    assert used == "hard" and bot.name == "strong"
+    with pytest.raises(ValueError, match="no-such-bot"):
         resolve_bot("no-such-bot")
+    with pytest.raises(ValueError, match="never offered at a table"):
+        resolve_bot("oracle")
 
 
 def test_the_view_is_the_only_source_of_the_screen() -> None:

@@ -19,7 +19,9 @@ from pathlib import Path
 
 import pytest
 
-pexpect = pytest.importorskip("pexpect")
+pexpect = pytest.importorskip(
+    "pexpect", reason="the terminal end-to-end tests need pexpect, in the [test] extra: pip install -e '.[test]'"
+)
 
 from sobedesce.core import Card, Suit, read_record  # noqa: E402
 

@@ -18,10 +18,11 @@ import hashlib
 import math
 import random
 import time
+from collections.abc import Generator
 from dataclasses import dataclass, field
 from typing import Any
 
-from sobedesce.core import CARDS, Action, Card, IllegalActionError, Match, dumps_record, find_rules, seat_view
+from sobedesce.core import CARDS, Action, Card, IllegalActionError, Match, SeatView, dumps_record, find_rules, seat_view
 
 __all__ = [
     "SEATS",
@@ -152,53 +153,145 @@ def _player_names(bots: tuple[str, ...], rotation: int) -> list[str]:
     return [f"{bots[entry_at_seat(seat, rotation)]}#{entry_at_seat(seat, rotation)}" for seat in range(SEATS)]
 
 
+def _make_seat(name: str) -> tuple[Any, bool]:
+    """The player at a seat named ``name``, and whether it is the oracle.
+
+    The oracle is its own kind of seat (:class:`~sobedesce.bots.oracle.OracleSeat`, handed a
+    copy of the whole match), built here from its name and nothing else.  Every other name is
+    a bot from :func:`~sobedesce.bots.make_bot`, which is handed a seat's view and nothing
+    else, whatever its class or attributes.
+    """
+    from sobedesce.bots import bot_key, make_bot  # late: workers import the bots registry themselves
+    from sobedesce.bots.oracle import OracleSeat
+
+    if bot_key(name) == OracleSeat.name:
+        return OracleSeat(), True
+    return make_bot(name), False
+
+
 def play_job(spec: JobSpec) -> JobResult:
     """Play a job.  A round in which a bot breaks the rules or crashes is recorded in
-    ``errors`` (naming the bot), counted as void and ends its match; the job goes on."""
-    from sobedesce.bots import make_bot  # late: workers import the bots registry themselves
+    ``errors`` (naming the bot), counted as void and ends its match; the job goes on.
 
+    Two parts play it, so that no bot is called from a frame that holds the match: the referee
+    (:func:`_referee`, a generator) holds the matches and asks for one decision at a time; the
+    dispatcher (:func:`_dispatch`) holds the seats and calls them with what the referee hands
+    out, a seat's view (the oracle alone: a copy of the match).  See docs/decisions.md.
+    """
+    rotation = spec.rotation
+    # One player object per entry, so that entries of the same name stay separate.
+    made = [_make_seat(spec.bots[entry_at_seat(seat, rotation)]) for seat in range(SEATS)]
+    seats = [player for player, _oracle in made]
+    oracles = frozenset(seat for seat, (_player, oracle) in enumerate(made) if oracle)
+    result = JobResult(block=spec.block, rotation=rotation, start=spec.start)
+    _dispatch(_referee(spec, oracles, result), seats, oracles, result.times, result.decisions)
+    return result
+
+
+# What the referee asks for: the seat to act, what it is shown (its view; the oracle: a copy of
+# the match) and its random generator.
+_Request = tuple[int, "SeatView | Match", random.Random]
+
+
+class _Refusal:
+    """What the dispatcher sends back instead of an action: why there is none (the bot raised,
+    or returned something else).  Text only: an exception's traceback would hold frames."""
+
+    __slots__ = ("text",)
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+
+def _dispatch(
+    referee: Generator[_Request, Action | _Refusal, None],
+    seats: list[Any],
+    oracles: frozenset[int],
+    times: list[dict[int, int]],
+    decisions: list[int],
+) -> None:
+    """Call the seats until the referee is done.  Its locals are the seats, the request being
+    answered (the seat's own view and generator) and the counters; a bot's answer goes
+    straight back to the referee and is never kept here, so the next bot cannot see it."""
+    request = next(referee, None)
+    while request is not None:
+        seat, shown, rng = request
+        try:
+            request = referee.send(_ask(seats[seat], seat, seat in oracles, shown, rng, times[seat], decisions))
+        except StopIteration:
+            return
+
+
+def _ask(
+    player: Any,
+    seat: int,
+    oracle: bool,
+    shown: SeatView | Match,
+    rng: random.Random,
+    hist: dict[int, int],
+    decisions: list[int],
+) -> Action | _Refusal:
+    """One decision, timed: the frame a bot is called from."""
+    try:
+        if oracle:
+            began = time.perf_counter_ns()
+            action = player.act_full(shown, seat, rng)
+            spent = time.perf_counter_ns() - began
+        else:
+            began = time.perf_counter_ns()
+            action = player.act(shown, rng)
+            spent = time.perf_counter_ns() - began
+    except Exception as error:
+        return _Refusal(f"raised {type(error).__name__}: {error}")
+    decisions[seat] += 1
+    bucket = time_bucket(spent)
+    hist[bucket] = hist.get(bucket, 0) + 1
+    if not isinstance(action, Action):
+        return _Refusal(f"broke the rules: returned {action!r}, which is not an action")
+    return action
+
+
+def _referee(spec: JobSpec, oracles: frozenset[int], result: JobResult) -> Generator[_Request, Action | _Refusal, None]:
+    """Deal and judge the job's rounds, asking the dispatcher for each decision; fills ``result``.
+
+    While a bot decides, this generator is suspended: its frame, which holds the match, is not
+    on the call stack.
+    """
     rules = find_rules(spec.rules)
     rotation = spec.rotation
-    # One bot object per entry, so that entries of the same name stay separate.
-    by_seat = [make_bot(spec.bots[entry_at_seat(seat, rotation)]) for seat in range(SEATS)]
-    omniscient = [bool(getattr(bot, "omniscient", False)) for bot in by_seat]
     players = _player_names(spec.bots, rotation)
-    result = JobResult(block=spec.block, rotation=rotation, start=spec.start)
-    times = result.times
-    decisions = result.decisions
     match: Match | None = None
     first_deal = spec.start
-
-    def close(match: Match) -> None:
-        result.matches.append(
-            MatchOutcome(
-                first_deal=first_deal,
-                rounds=len(match.rounds),
-                finished=match.is_over,
-                scores=tuple(match.scores),
-                winners=tuple(match.winners),
-                riscos=tuple(match.riscos()) if match.is_over else None,  # type: ignore[arg-type]
-            )
-        )
-        if spec.save:
-            result.records.append((record_name(rotation, first_deal), dumps_record(match) + "\n"))
-
     for deal in range(spec.start, spec.stop):
         if match is None or match.is_over:
             if match is not None:
-                close(match)
+                _close(spec, result, match, first_deal)
             match = Match(rules, players=players)
             first_deal = deal
         current = match.deal(deal_deck(spec.seed, deal), dealer=deal % SEATS)
         rngs = [bot_rng(spec.seed, deal, rotation, seat) for seat in range(SEATS)]
-        try:
-            _play_round(spec, deal, match, by_seat, omniscient, rngs, times, decisions)
-        except BotFailure as failure:
+        failure: str | None = None
+        while not current.is_over:
+            seat = current.to_act
+            assert seat is not None
+            answer = yield (seat, match.copy() if seat in oracles else seat_view(match, seat), rngs[seat])
+            if isinstance(answer, _Refusal):
+                failure = f"bot {_who(spec, seat)} {answer.text}"
+            else:
+                try:
+                    match.apply(answer)
+                    continue
+                except IllegalActionError as error:
+                    failure = f"bot {_who(spec, seat)} broke the rules: {answer} is illegal: {error.reason}"
+            break
+        if failure is not None:
             # The round is void and its match abandoned; the job goes on with a fresh match.
-            result.errors.append(str(failure))
+            result.errors.append(
+                f"{failure} (deal {deal}, rotation {rotation}, round {len(match.rounds)} of its match)"
+            )
             result.deltas.append((0, 0, 0, 0))
             result.active.append((False, False, False, False))
-            close(match)
+            _close(spec, result, match, first_deal)
             match = None
             continue
         deltas = current.deltas
@@ -206,59 +299,23 @@ def play_job(spec: JobSpec) -> JobResult:
         result.deltas.append(tuple(deltas))
         result.active.append(tuple(a == 1 for a in current.active))
     if match is not None:
-        close(match)
-    return result
+        _close(spec, result, match, first_deal)
 
 
-def _play_round(
-    spec: JobSpec,
-    deal: int,
-    match: Match,
-    by_seat: list[Any],
-    omniscient: list[bool],
-    rngs: list[random.Random],
-    times: list[dict[int, int]],
-    decisions: list[int],
-) -> None:
-    """Play the round just dealt to its end; raises :class:`BotFailure` naming a failing bot."""
-    rotation = spec.rotation
-    current = match.round
-    assert current is not None
-    while not current.is_over:
-        seat = current.to_act
-        bot = by_seat[seat]
-        try:
-            if omniscient[seat]:
-                view_match = match.copy()
-                began = time.perf_counter_ns()
-                action = bot.act_full(view_match, seat, rngs[seat])
-                spent = time.perf_counter_ns() - began
-            else:
-                view = seat_view(match, seat)
-                began = time.perf_counter_ns()
-                action = bot.act(view, rngs[seat])
-                spent = time.perf_counter_ns() - began
-        except Exception as error:
-            raise BotFailure(
-                f"bot {_who(spec, seat)} raised {type(error).__name__}: {error} "
-                f"(deal {deal}, rotation {rotation}, round {len(match.rounds)} of its match)"
-            ) from None
-        decisions[seat] += 1
-        hist = times[seat]
-        bucket = time_bucket(spent)
-        hist[bucket] = hist.get(bucket, 0) + 1
-        if not isinstance(action, Action):
-            raise BotFailure(
-                f"bot {_who(spec, seat)} broke the rules: returned {action!r}, which is not an action "
-                f"(deal {deal}, rotation {rotation}, round {len(match.rounds)} of its match)"
-            )
-        try:
-            match.apply(action)
-        except IllegalActionError as error:
-            raise BotFailure(
-                f"bot {_who(spec, seat)} broke the rules: {action} is illegal: {error.reason} "
-                f"(deal {deal}, rotation {rotation}, round {len(match.rounds)} of its match)"
-            ) from None
+def _close(spec: JobSpec, result: JobResult, match: Match, first_deal: int) -> None:
+    """Record the outcome of a match that ends (finished, abandoned, or cut by the block's end)."""
+    result.matches.append(
+        MatchOutcome(
+            first_deal=first_deal,
+            rounds=len(match.rounds),
+            finished=match.is_over,
+            scores=tuple(match.scores),
+            winners=tuple(match.winners),
+            riscos=tuple(match.riscos()) if match.is_over else None,  # type: ignore[arg-type]
+        )
+    )
+    if spec.save:
+        result.records.append((record_name(spec.rotation, first_deal), dumps_record(match) + "\n"))
 
 
 def _who(spec: JobSpec, seat: int) -> str:

@@ -42,15 +42,20 @@ class ArenaError(ValueError):
 def check_bots(bots: Sequence[str]) -> tuple[str, ...]:
     """The bot names, normalised; raises :class:`ArenaError` unless there are four known bots."""
     from sobedesce.bots import bot_key, make_bot
+    from sobedesce.bots.oracle import OracleSeat
 
     names = tuple(bot_key(name) for name in bots)
     if len(names) != SEATS:
         raise ArenaError(f"an arena needs exactly 4 bots, one per seat; got {len(names)}: {', '.join(names) or 'none'}")
     for name in names:
+        if name == OracleSeat.name:
+            continue  # not a bot: a seat of its own kind, which play_job builds by name
         try:
-            make_bot(name)
+            bot = make_bot(name)
         except ValueError as error:
             raise ArenaError(str(error)) from None
+        if isinstance(bot, OracleSeat):
+            raise ArenaError(f"{name!r} is the oracle, which is seated by its name only: write 'oracle'")
     return names
 
 

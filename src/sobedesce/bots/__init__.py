@@ -13,13 +13,26 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from .base import Bot, OmniscientBot, Option
+from .base import Bot, Option
 from .basic import BasicBot
-from .oracle import OracleBot
+from .oracle import OracleSeat
 from .random_bot import RandomBot
 from .strong import StrongBot
 
-__all__ = ["BOTS", "ENTRY_POINT_GROUP", "LAZY_BOTS", "LEVELS", "Bot", "OmniscientBot", "Option", "bot_key", "make_bot"]
+__all__ = [
+    "BOTS",
+    "ENTRY_POINT_GROUP",
+    "LAZY_BOTS",
+    "LEVELS",
+    "BasicBot",
+    "Bot",
+    "Option",
+    "OracleSeat",
+    "RandomBot",
+    "StrongBot",
+    "bot_key",
+    "make_bot",
+]
 
 ENTRY_POINT_GROUP = "sobedesce.bots"
 """Installed packages register bots under this entry point group: ``name = "pkg.module:Class"``."""
@@ -35,7 +48,7 @@ LAZY_BOTS: dict[str, tuple[str, str, str]] = {
 # class name cannot, so ``strong:play_samples=100`` is never read as a class.
 _CLASS_SPEC = re.compile(r"^\s*([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*):([A-Z]\w*)\s*(?::(.*))?$", re.S)
 
-BOTS: dict[str, Callable[..., Any]] = {"random": RandomBot, "basic": BasicBot, "strong": StrongBot, "oracle": OracleBot}
+BOTS: dict[str, Callable[..., Bot]] = {"random": RandomBot, "basic": BasicBot, "strong": StrongBot}
 
 # Difficulty levels offered to people at a table, mapped onto bots and settings.
 LEVELS: dict[str, tuple[str, dict[str, Any]]] = {
@@ -45,8 +58,10 @@ LEVELS: dict[str, tuple[str, dict[str, Any]]] = {
 }
 
 
-def make_bot(name: str, **settings: Any) -> Any:
-    """A bot by name (``random``, ``basic``, ``strong``, ``oracle``) or level (``easy``…).
+def make_bot(name: str, **settings: Any) -> Bot:
+    """A bot by name (``random``, ``basic``, ``strong``, ``openspiel-ismcts``, a plug-in's) or
+    level (``easy``…).  The ``oracle`` is not a bot (it sees every card): the arena seats it
+    by that name; :class:`OracleSeat` builds one for direct use.
 
     Settings can also follow the name, each after a colon, so that one text names a tuned
     bot wherever a bot name is taken (the arena's ``--bots``):
@@ -66,6 +81,11 @@ def make_bot(name: str, **settings: Any) -> Any:
     else:
         key, *pairs = name.strip().lower().split(":")
         key = key.strip()
+        if key == OracleSeat.name:
+            raise ValueError(
+                "the oracle is not a bot: it sees every card, so it plays from the whole match, never "
+                "from a view; the arena seats it by the name 'oracle', and OracleSeat() builds one"
+            )
         if key in LEVELS:
             key, defaults = LEVELS[key]
             settings = {**defaults, **settings}
@@ -138,7 +158,7 @@ def _checked_class(factory: Any, label: str) -> Callable[..., Any]:
     return factory  # type: ignore[no-any-return]
 
 
-def _build(factory: Callable[..., Any], key: str, name: str, pairs: list[str], settings: dict[str, Any]) -> Any:
+def _build(factory: Callable[..., Any], key: str, name: str, pairs: list[str], settings: dict[str, Any]) -> Bot:
     parameters = inspect.signature(factory).parameters
     for pair in pairs:
         setting, sep, text = pair.partition("=")
@@ -157,10 +177,10 @@ def _build(factory: Callable[..., Any], key: str, name: str, pairs: list[str], s
             known = ", ".join(parameters) or "none"
             raise ValueError(f"bot {key!r} has no setting {setting!r} (its settings: {known})")
     try:
-        bot = factory(**settings)
+        bot: Bot = factory(**settings)
     except (TypeError, ValueError) as error:
         raise ValueError(f"bad settings for bot {key!r}: {error}") from None
-    if factory not in BOTS.values() and not getattr(bot, "omniscient", False):
+    if factory not in BOTS.values():
         _checked_class(type(bot) if not isinstance(factory, type) else factory, repr(key))
         if not isinstance(getattr(bot, "name", None), str):
             raise ValueError(f"bot {key!r} breaks the bot protocol: its name is not a string")

@@ -6,7 +6,7 @@ import random
 from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
-from sobedesce.core import Action, Match, SeatView
+from sobedesce.core import Action, SeatView
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,12 +32,3 @@ class Bot(Protocol):
     def explain(self, view: SeatView, rng: random.Random) -> list[Option]:
         """The options considered, best first, each with its expected score change."""
         ...
-
-
-class OmniscientBot(Protocol):
-    """A bot that sees the whole match (the ``oracle``): for measurement, never at a table."""
-
-    name: str
-    omniscient: bool
-
-    def act_full(self, match: Match, seat: int, rng: random.Random) -> Action: ...

@@ -120,11 +120,9 @@ def run(args: argparse.Namespace) -> int:
     used: list[str] = []
     for i, name in enumerate(wanted, start=1):
         try:
-            level, bot, note = resolve_bot(name)
+            level, bot = resolve_bot(name)
         except ValueError as error:
             return fail(str(error))
-        if note and note not in notes:
-            notes.append(note[0].upper() + note[1:] + ".")
         bots[(human + i) % 4] = bot
         used.append(level)
     if not args.resume:

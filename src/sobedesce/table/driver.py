@@ -33,7 +33,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from sobedesce.bots import bot_key, make_bot
+from sobedesce.bots import Bot, bot_key, make_bot
 from sobedesce.core import (
     Action,
     Card,
@@ -53,7 +53,6 @@ from sobedesce.core import (
 )
 
 __all__ = [
-    "BOT_FALLBACKS",
     "HINT_BOTS",
     "Event",
     "TableDriver",
@@ -63,38 +62,19 @@ __all__ = [
     "save_atomically",
 ]
 
-# A level or bot that may not be registered yet falls back along this chain.
-BOT_FALLBACKS: dict[str, tuple[str, ...]] = {
-    "expert": ("strong", "basic", "random"),
-    "hard": ("basic", "random"),
-    "easy": ("basic", "random"),
-    "strong": ("basic", "random"),
-    "basic": ("random",),
-}
-HINT_BOTS = ("strong", "basic", "random")
+HINT_BOTS = ("strong", "basic")
+"""The bots that give a hint, in turn: the next answers only if one fails to explain."""
 
 
-def resolve_bot(name: str) -> tuple[str, Any, str | None]:
-    """``(name used, bot, note)``: the bot called ``name``, or the first available fallback.
-
-    ``note`` says when a fallback was taken.  An unknown name with no fallback raises
-    ``ValueError`` with the registry's message.
-    """
+def resolve_bot(name: str) -> tuple[str, Bot]:
+    """``(key, bot)``: the bot or level called ``name`` and the key it is known by; an unknown
+    name raises ``ValueError`` with the registry's message."""
     key = bot_key(name)  # a plug-in's ``package.module:ClassName`` keeps its spelling
     if key == "oracle":
         raise ValueError(
             "the oracle sees every card: it measures the others in the arena and is never offered at a table"
         )
-    try:
-        return key, make_bot(key), None
-    except ValueError:
-        for other in BOT_FALLBACKS.get(key, ()):
-            try:
-                bot = make_bot(other)
-            except ValueError:
-                continue
-            return other, bot, f"'{key}' is not available yet: playing '{other}' instead"
-        raise
+    return key, make_bot(key)
 
 
 def bot_label(number: int, level: str) -> str:
@@ -278,19 +258,15 @@ class TableDriver:
         """The options of the strongest available bot for the person's seat, best first,
         worked out from that seat's view alone.
 
-        A bot that is not registered, or fails to explain, gives way to the next of
-        :data:`HINT_BOTS`; ``hint_bot_name`` tells which one answered.
+        A bot that fails to explain gives way to the next of :data:`HINT_BOTS`;
+        ``hint_bot_name`` tells which one answered.
         """
         # Without a seed a hint needs no reproducing: fresh randomness, tied to nothing hidden.
         rng_seed = self._rng_seed("hint") if self.seed is not None else secrets.token_hex(16)
         view = self.view(seat)
         for name in HINT_BOTS:
             try:
-                bot = make_bot(name)
-            except ValueError:
-                continue
-            try:
-                options = list(bot.explain(view, random.Random(rng_seed)))
+                options = list(make_bot(name).explain(view, random.Random(rng_seed)))
             except Exception:  # a bot's bug must not end a person's match
                 continue
             self.hint_bot_name = name
@@ -421,10 +397,10 @@ class TableDriver:
                     index,
                     deltas=deltas,
                     tricks_won=tuple(current.tricks_won),
-                    active=tuple(a == 1 for a in current.active),
+                    active=tuple(a is True for a in current.active),
                     scores=tuple(match.scores),
-                    suit=Suit(current.trump),
-                    multiplier=match.rules.multiplier(current.trump),
+                    suit=current.trump,
+                    multiplier=match.rules.multiplier(current.trump) if current.trump is not None else 1,
                 )
             )
         if match.is_over:

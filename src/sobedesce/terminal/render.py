@@ -248,17 +248,33 @@ def table_lines(
     """The whole screen above the prompt: header, the four seats around the trick, the
     person's hand, a guidance line, then ``notice`` (a hint, the history…) or the latest
     ``log`` lines, then ``message`` (e.g. why an input was refused)."""
+    lines = _header_lines(view, names)
+    lines.append(Text("─" * WIDTH, style="dim"))
+    lines.extend(_table_area(view, names))
+    lines.append(Text("─" * WIDTH, style="dim"))
+    lines.append(_fit(_hand_line(view)))
+    if guidance is None:
+        guidance = default_guidance(view, names)
+    lines.append(_fit(Text(guidance) if isinstance(guidance, str) else guidance))
+    area = list(notice) if notice else list(log)[-LOG_LINES:]
+    for entry in area[:LOG_LINES]:
+        lines.append(_fit(Text(entry) if isinstance(entry, str) else entry))
+    for _ in range(LOG_LINES - min(len(area), LOG_LINES)):
+        lines.append(Text(""))
+    if message:
+        lines.append(_fit(Text(message, style="bold") if isinstance(message, str) else message))
+    return lines
+
+
+def _header_lines(view: SeatView, names: Sequence[str]) -> list[Text]:
+    """The rule set, the round and the direction of play; then trump, the stock and the dealer."""
     rules = view.rules
-    human = view.seat
-    lines: list[Text] = []
     arrow = "↺" if rules.direction == "counter-clockwise" else "↻"
     header = Text("Sobe e Desce", style="bold")
     header.append(f" · {rules.name} rules")
     if view.round_index >= 0:
         header.append(f" · round {view.round_index + 1}")
     header.append(f" · play goes {rules.direction} {arrow}")
-    lines.append(_fit(header))
-
     second = Text("Trump ")
     if view.trump is None:
         second.append("not chosen yet", style="dim")
@@ -272,11 +288,14 @@ def table_lines(
     if view.round_index >= 0:
         second.append(f" · stock {view.stock_count}")
     if view.dealer is not None:
-        second.append(f" · dealer {short_name(names, view.dealer, human)}")
-    lines.append(_fit(second))
-    lines.append(Text("─" * WIDTH, style="dim"))
+        second.append(f" · dealer {short_name(names, view.dealer, view.seat)}")
+    return [_fit(header), _fit(second)]
 
-    where = seat_positions(rules, human)
+
+def _table_area(view: SeatView, names: Sequence[str]) -> list[Text]:
+    """The three other seats around the cards on the table, the caption, and the person's seat."""
+    human = view.seat
+    where = seat_positions(view.rules, human)
     top = _seat_block(view, names, where["top"])
     left = _seat_block(view, names, where["left"])
     right = _seat_block(view, names, where["right"])
@@ -290,25 +309,27 @@ def table_lines(
     def on_table(seat: int) -> Text:
         return played.get(seat, Text(""))
 
-    lines.append(_place([_centre(top[0])]))
-    lines.append(_place([_centre(top[1])]))
-    lines.append(_place([_centre(top[2])]))
-    lines.append(_place([(0, left[0]), _centre(on_table(where["top"])), _right(right[0])]))
-    lines.append(
-        _place([(0, left[1]), (30, on_table(where["left"])), (46, on_table(where["right"])), _right(right[1])])
-    )
-    lines.append(_place([(0, left[2]), _centre(on_table(where["bottom"])), _right(right[2])]))
-    lines.append(_place([_centre(_caption(view, names, trick), 20, 40)]))
     you = _seat_block(view, names, human)
     bottom = you[0].copy().append(" · ").append_text(you[1])
     if you[2].plain:
         bottom.append(" · ").append_text(you[2])
-    lines.append(_place([_centre(bottom)]))
-    lines.append(Text("─" * WIDTH, style="dim"))
+    return [
+        _place([_centre(top[0])]),
+        _place([_centre(top[1])]),
+        _place([_centre(top[2])]),
+        _place([(0, left[0]), _centre(on_table(where["top"])), _right(right[0])]),
+        _place([(0, left[1]), (30, on_table(where["left"])), (46, on_table(where["right"])), _right(right[1])]),
+        _place([(0, left[2]), _centre(on_table(where["bottom"])), _right(right[2])]),
+        _place([_centre(_caption(view, names, trick), 20, 40)]),
+        _place([_centre(bottom)]),
+    ]
 
+
+def _hand_line(view: SeatView) -> Text:
+    """The person's cards, numbered, the legal ones marked when it is their turn to play."""
     legal = {a.card for a in view.legal_actions if isinstance(a, Play)} if view.is_my_turn else set()
     hand = Text("Your hand ", style="bold")
-    if view.active[human] is False:
+    if view.active[view.seat] is False:
         hand.append(" you sit out this round", style="dim")
     elif not view.hand:
         hand.append(" (no cards)", style="dim")
@@ -319,19 +340,7 @@ def table_lines(
             hand.append("*" if card in legal else " ")
         else:
             hand.append_text(card_text(card))
-    lines.append(_fit(hand))
-    if guidance is None:
-        guidance = default_guidance(view, names)
-    lines.append(_fit(Text(guidance) if isinstance(guidance, str) else guidance))
-
-    area = list(notice) if notice else list(log)[-LOG_LINES:]
-    for entry in area[:LOG_LINES]:
-        lines.append(_fit(Text(entry) if isinstance(entry, str) else entry))
-    for _ in range(LOG_LINES - min(len(area), LOG_LINES)):
-        lines.append(Text(""))
-    if message:
-        lines.append(_fit(Text(message, style="bold") if isinstance(message, str) else message))
-    return lines
+    return hand
 
 
 def default_guidance(view: SeatView, names: Sequence[str]) -> Text:
