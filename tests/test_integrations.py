@@ -65,6 +65,27 @@ def test_resampled_deals_are_consistent():
                 match.apply(basic.act(view, rng))
 
 
+def test_resampled_deals_for_a_seat_that_sat_out():
+    """A seat that sat out no longer sees its cards: its five are dealt like anyone's."""
+    from sobedesce.integrations._resample import sample_deal
+
+    rng = random.Random(2)
+    checked = 0
+    for rules in PRESETS:
+        for _ in range(40):
+            match = Match(rules)
+            match.deal(rng=rng, dealer=rng.randrange(4))
+            while not match.round.is_over:
+                for seat in range(4):
+                    view = seat_view(match, seat)
+                    if view.active[seat] is False and view.phase != Phase.TRUMP:
+                        deal = sample_deal(view, rng)  # replayed and checked inside
+                        assert sorted(deal.deck) == list(range(40))
+                        checked += 1
+                match.apply(rng.choice(list(match.legal_actions())))
+    assert checked > 20
+
+
 # -- PettingZoo ------------------------------------------------------------------------------
 
 

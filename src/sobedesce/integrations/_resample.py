@@ -123,76 +123,89 @@ def sample_deal(view: SeatView, rng: random.Random, own: OwnCards | None = None,
 
 
 def _attempt(view: SeatView, rng: random.Random, own: OwnCards | None) -> SampledDeal | None:
-    me = view.seat
-    chooser = view.chooser
-    dealer = view.dealer
-    assert chooser is not None and dealer is not None
-    positions = _packets(chooser)
-    deck: list[int] = [-1] * 40
-
+    """One try at a consistent deal (``None`` when the cards drawn cannot be placed)."""
+    assert view.chooser is not None
+    positions = _packets(view.chooser)
     if view.phase == Phase.TRUMP:
-        mine = [int(c) for c in (own.first if own is not None else view.hand)]
-        if own is None:
-            rng.shuffle(mine)
-        for pos, card in zip(positions[me][:3], mine, strict=True):
-            deck[pos] = card
-        unseen = [int(c) for c in CARDS if c not in mine]
-        rng.shuffle(unseen)
-        it = iter(unseen)
-        for pos in range(40):
-            if deck[pos] < 0:
-                deck[pos] = next(it)
-        return _check(view, deck, ())
+        return _check(view, _trump_phase_deck(view, rng, own, positions), ())
+    return _Attempt(view, rng, own).deal(positions)
 
-    turned: int | None = int(view.turned_card) if view.turned_card is not None else None
-    played_by: list[list[int]] = [[] for _ in range(SEATS)]
-    for trick in view.tricks:
-        for card, seat in zip(trick.cards, trick.seats, strict=True):
-            played_by[seat].append(card)
-    forbidden = forbidden_masks(view)
 
-    # The viewer's own cards.
-    my_discards = [int(c) for c in view.my_discards]
-    my_first: list[int]
-    my_second: list[int]
-    my_drawn: list[int]
-    if own is not None:
-        my_first, my_second, my_drawn = (
-            [int(c) for c in own.first],
-            [int(c) for c in own.second],
-            [int(c) for c in own.drawn],
-        )
-    else:
-        post = [int(c) for c in view.hand] + played_by[me]
-        decided = view.active[me] is not None
-        if decided and view.active[me]:
-            k = len(my_discards)
+def _trump_phase_deck(
+    view: SeatView, rng: random.Random, own: OwnCards | None, positions: list[list[int]]
+) -> list[int]:
+    """Before trump, the chooser's three cards are its first packet and the rest is unseen."""
+    deck = [-1] * 40
+    mine = [int(c) for c in (own.first if own is not None else view.hand)]
+    if own is None:
+        rng.shuffle(mine)
+    for pos, card in zip(positions[view.seat][:3], mine, strict=True):
+        deck[pos] = card
+    unseen = [int(c) for c in CARDS if c not in mine]
+    rng.shuffle(unseen)
+    it = iter(unseen)
+    for pos in range(40):
+        if deck[pos] < 0:
+            deck[pos] = next(it)
+    return deck
+
+
+class _Attempt:
+    """A deal drawn in steps: the viewer's own packets and draws, each other seat's cards
+    (the most constrained seats first), then the deck laid out and the decisions replayed."""
+
+    def __init__(self, view: SeatView, rng: random.Random, own: OwnCards | None) -> None:
+        assert view.chooser is not None
+        self.view = view
+        self.rng = rng
+        self.me = view.seat
+        self.chooser = view.chooser
+        self.turned: int | None = int(view.turned_card) if view.turned_card is not None else None
+        self.played_by: list[list[int]] = [[] for _ in range(SEATS)]
+        for trick in view.tricks:
+            for card, seat in zip(trick.cards, trick.seats, strict=True):
+                self.played_by[seat].append(card)
+        self.forbidden = forbidden_masks(view)
+        self.my_discards = [int(c) for c in view.my_discards]
+        self.my_first, self.my_second, self.my_drawn = self._own_cards(own)
+        known: set[int] = set(self.my_first) | set(self.my_second) | set(self.my_drawn)
+        for seat in range(SEATS):
+            if seat != self.me:
+                known.update(self.played_by[seat])
+        if self.turned is not None:
+            known.add(self.turned)
+        self.pool = [int(c) for c in CARDS if c not in known]
+        rng.shuffle(self.pool)
+        self.initial5: list[list[int]] = [[] for _ in range(SEATS)]
+        self.drawn: list[list[int]] = [[] for _ in range(SEATS)]
+        self.discards: list[list[int]] = [[] for _ in range(SEATS)]
+
+    def _own_cards(self, own: OwnCards | None) -> tuple[list[int], list[int], list[int]]:
+        """The viewer's first packet, second packet and draws: as known, or as its view allows."""
+        if own is not None:
+            return [int(c) for c in own.first], [int(c) for c in own.second], [int(c) for c in own.drawn]
+        view, turned = self.view, self.turned
+        if view.active[self.me] is False:
+            return [], [], []  # sat out: its view no longer shows its cards, dealt like another's
+        post = [int(c) for c in view.hand] + self.played_by[self.me]
+        my_drawn: list[int] = []
+        if view.active[self.me]:
             candidates = [c for c in post if c != turned]
-            rng.shuffle(candidates)
-            my_drawn = candidates[:k]
-            kept = [c for c in post if c not in my_drawn]
-            initial = kept + my_discards
+            self.rng.shuffle(candidates)
+            my_drawn = candidates[: len(self.my_discards)]
+            initial = [c for c in post if c not in my_drawn] + self.my_discards
         else:
-            my_drawn = []
             initial = [int(c) for c in view.hand]
-        rng.shuffle(initial)
-        if turned is not None and chooser == me:
+        self.rng.shuffle(initial)
+        if turned is not None and self.chooser == self.me:
             initial.remove(turned)
-            my_first, my_second = initial[:3], [turned, *initial[3:]]
-        else:
-            my_first, my_second = initial[:3], initial[3:]
-    known: set[int] = set(my_first) | set(my_second) | set(my_drawn)
-    for seat in range(SEATS):
-        if seat != me:
-            known.update(played_by[seat])
-    if turned is not None:
-        known.add(turned)
-    pool = [int(c) for c in CARDS if c not in known]
-    rng.shuffle(pool)
+            return initial[:3], [turned, *initial[3:]], my_drawn
+        return initial[:3], initial[3:], my_drawn
 
-    def take(count: int, banned: int = 0) -> list[int] | None:
+    def take(self, count: int, banned: int = 0) -> list[int] | None:
+        """``count`` cards from the pool, none of ``banned``; ``None`` if there are not enough."""
         chosen: list[int] = []
-        for card in pool:
+        for card in self.pool:
             if len(chosen) == count:
                 break
             if not banned >> card & 1:
@@ -200,96 +213,116 @@ def _attempt(view: SeatView, rng: random.Random, own: OwnCards | None) -> Sample
         if len(chosen) < count:
             return None
         for card in chosen:
-            pool.remove(card)
+            self.pool.remove(card)
         return chosen
 
-    initial5: list[list[int]] = [[] for _ in range(SEATS)]
-    drawn: list[list[int]] = [[] for _ in range(SEATS)]
-    discards: list[list[int]] = [[] for _ in range(SEATS)]
-    initial5[me] = my_first + my_second
-    drawn[me] = my_drawn
-    discards[me] = my_discards
-    # Most constrained seats first: the active ones, by how much their plays forbid.
-    others = [s for s in range(SEATS) if s != me]
-    others.sort(key=lambda s: (view.active[s] is not True, -forbidden[s].bit_count()))
-    for seat in others:
-        holds_turned = turned is not None and seat == chooser and turned not in played_by[seat]
-        if view.active[seat]:
-            k = view.discard_counts[seat] or 0
-            unplayed = view.hand_sizes[seat]
-            turned_kept = False
-            if holds_turned:
-                assert turned is not None
-                # Kept or discarded, uniformly over which cards went; never when it showed a void in trumps.
-                can_keep = not (forbidden[seat] >> turned & 1) and unplayed > 0
-                turned_kept = can_keep and (k == 0 or rng.random() < (5 - k) / 5)
-                if not turned_kept and k == 0:
-                    return None
-            need = unplayed - turned_kept
-            held = take(need, forbidden[seat])
-            if held is None:
+    def deal(self, positions: list[list[int]]) -> SampledDeal | None:
+        view, me = self.view, self.me
+        self.initial5[me] = self.my_first + self.my_second
+        self.drawn[me] = self.my_drawn
+        self.discards[me] = self.my_discards
+        # Most constrained seats first: the active ones, by how much their plays forbid.
+        others = [s for s in range(SEATS) if s != me or not self.initial5[me]]
+        others.sort(key=lambda s: (view.active[s] is not True, -self.forbidden[s].bit_count()))
+        for seat in others:
+            placed = self._active_seat(seat) if view.active[seat] else self._idle_seat(seat)
+            if not placed:
                 return None
-            hand = played_by[seat] + held + ([turned] if turned is not None and turned_kept else [])
-            candidates = [c for c in hand if c != turned]
-            rng.shuffle(candidates)
-            drawn[seat] = candidates[:k]
-            kept = [c for c in hand if c not in drawn[seat]]
-            if holds_turned and not turned_kept:
-                assert turned is not None
-                rest = take(k - 1)
-                if rest is None:
-                    return None
-                discards[seat] = [turned, *rest]
-            else:
-                got = take(k)
-                if got is None:
-                    return None
-                discards[seat] = got
-            initial5[seat] = kept + discards[seat]
+        deck = [-1] * 40
+        self._lay_packets(deck, positions)
+        if not self._lay_stock(deck):
+            return None
+        return _check(view, deck, self._actions())
+
+    def _active_seat(self, seat: int) -> bool:
+        """A seat that plays: the cards it holds now (none it is proven not to hold), which of
+        them it drew, and what it discarded."""
+        view, turned, rng = self.view, self.turned, self.rng
+        holds_turned = turned is not None and seat == self.chooser and turned not in self.played_by[seat]
+        k = view.discard_counts[seat] or 0
+        unplayed = view.hand_sizes[seat]
+        turned_kept = False
+        if holds_turned:
+            assert turned is not None
+            # Kept or discarded, uniformly over which cards went; never when it showed a void in trumps.
+            can_keep = not (self.forbidden[seat] >> turned & 1) and unplayed > 0
+            turned_kept = can_keep and (k == 0 or rng.random() < (5 - k) / 5)
+            if not turned_kept and k == 0:
+                return False
+        held = self.take(unplayed - turned_kept, self.forbidden[seat])
+        if held is None:
+            return False
+        hand = self.played_by[seat] + held + ([turned] if turned is not None and turned_kept else [])
+        candidates = [c for c in hand if c != turned]
+        rng.shuffle(candidates)
+        self.drawn[seat] = candidates[:k]
+        kept = [c for c in hand if c not in self.drawn[seat]]
+        if holds_turned and not turned_kept:
+            assert turned is not None
+            rest = self.take(k - 1)
+            if rest is None:
+                return False
+            self.discards[seat] = [turned, *rest]
         else:
-            got = take(5 - (turned is not None and seat == chooser))
+            got = self.take(k)
             if got is None:
-                return None
-            initial5[seat] = got + ([turned] if turned is not None and seat == chooser else [])
-    # The packets.
-    first: list[int]
-    second: list[int]
-    for seat in range(SEATS):
-        cards = list(initial5[seat])
-        if seat == me:
-            first, second = my_first, my_second
-        else:
-            rng.shuffle(cards)
-            if turned is not None and seat == chooser:
-                cards.remove(turned)
-                first, second = cards[:3], [turned, *cards[3:]]
+                return False
+            self.discards[seat] = got
+        self.initial5[seat] = kept + self.discards[seat]
+        return True
+
+    def _idle_seat(self, seat: int) -> bool:
+        """A seat that sat out or has not decided: its five dealt cards (the turned one, if the chooser's)."""
+        with_turned = self.turned is not None and seat == self.chooser
+        got = self.take(5 - with_turned)
+        if got is None:
+            return False
+        self.initial5[seat] = got + ([self.turned] if self.turned is not None and with_turned else [])
+        return True
+
+    def _lay_packets(self, deck: list[int], positions: list[list[int]]) -> None:
+        """Each seat's five dealt cards at its packets' places (the turned card first in the chooser's second)."""
+        for seat in range(SEATS):
+            cards = list(self.initial5[seat])
+            if seat == self.me and self.my_first:
+                first, second = self.my_first, self.my_second
             else:
-                first, second = cards[:3], cards[3:]
-        for pos, card in zip(positions[seat], first + second, strict=True):
-            deck[pos] = card
-    # The stock: draws in exchange order, then the rest.
-    pos = STOCK
-    for seat in view.exchange_order:
-        if view.active[seat]:
-            for card in drawn[seat]:
+                self.rng.shuffle(cards)
+                if self.turned is not None and seat == self.chooser:
+                    cards.remove(self.turned)
+                    first, second = cards[:3], [self.turned, *cards[3:]]
+                else:
+                    first, second = cards[:3], cards[3:]
+            for pos, card in zip(positions[seat], first + second, strict=True):
                 deck[pos] = card
-                pos += 1
-    rest = pool
-    rng.shuffle(rest)
-    for card in rest:
-        deck[pos] = card
-        pos += 1
-    if pos != 40 or -1 in deck:
-        return None
-    actions: list[Action] = [_trump_action(view)]
-    for seat in view.exchange_order:
-        state = view.active[seat]
-        if state is None:
-            break
-        actions.append(Exchange(tuple(CARDS[c] for c in discards[seat])) if state else SIT_OUT)
-    for trick in view.tricks:
-        actions.extend(Play(CARDS[c]) for c in trick.cards)
-    return _check(view, deck, tuple(actions))
+
+    def _lay_stock(self, deck: list[int]) -> bool:
+        """The stock: the draws in exchange order, then the rest of the pool shuffled."""
+        pos = STOCK
+        for seat in self.view.exchange_order:
+            if self.view.active[seat]:
+                for card in self.drawn[seat]:
+                    deck[pos] = card
+                    pos += 1
+        rest = self.pool
+        self.rng.shuffle(rest)
+        for card in rest:
+            deck[pos] = card
+            pos += 1
+        return pos == 40 and -1 not in deck
+
+    def _actions(self) -> tuple[Action, ...]:
+        """The decisions of the round so far, as the view shows them, with the sampled discards."""
+        view = self.view
+        actions: list[Action] = [_trump_action(view)]
+        for seat in view.exchange_order:
+            state = view.active[seat]
+            if state is None:
+                break
+            actions.append(Exchange(tuple(CARDS[c] for c in self.discards[seat])) if state else SIT_OUT)
+        for trick in view.tricks:
+            actions.extend(Play(CARDS[c]) for c in trick.cards)
+        return tuple(actions)
 
 
 def _check(view: SeatView, deck: Sequence[int], actions: tuple[Action, ...]) -> SampledDeal | None:
@@ -302,7 +335,7 @@ def _check(view: SeatView, deck: Sequence[int], actions: tuple[Action, ...]) -> 
             replay.apply(action)
     except IllegalActionError:
         return None
-    if replay.phase != int(view.phase) or replay.to_act != (view.to_act if view.to_act is not None else -1):
+    if replay.phase != view.phase or replay.to_act != view.to_act:
         return None
     if view.hand and cards_of(replay.hands[view.seat]) != list(view.hand):
         return None
