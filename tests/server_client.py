@@ -134,8 +134,10 @@ class ServerProcess:
         allow_seed: bool = True,
         settings: dict[str, Any] | None = None,
         gate: int | str | None = None,
+        extra: list[str] | None = None,
     ) -> None:
         self.workdir = workdir
+        self.extra = list(extra or [])
         self.data = workdir / "data"
         self.db = db
         self.pace = pace
@@ -165,7 +167,7 @@ class ServerProcess:
         args += ["--db", self.db] if self.db else ["--data", str(self.data)]
         if self.allow_seed:
             args.append("--allow-seed")
-        return args
+        return args + self.extra
 
     def start(self) -> ServerProcess:
         assert self.proc is None or self.proc.poll() is not None, "the server is running already"

@@ -128,8 +128,8 @@ def check_record(server: ServerProcess, match_id: int, clients: list[GameClient]
     assert replay.match.scores == match.scores
     for client in clients:
         assert client.match_event is not None, f"{client.label} never heard the match end"
-        assert client.match_event["scores"] == match.scores
-        assert client.match_event["winners"] == match.winners
+        assert client.match_event["scores"] == list(match.scores)
+        assert client.match_event["winners"] == list(match.winners)
         assert client.match_event["v"] == replay.version
         assert replay.check_client(client) > 0
     return replay
@@ -172,7 +172,7 @@ def test_a_person_plays_a_whole_match_against_three_bots(rules: str, db_server: 
     assert len(history) == 1
     entry = history[0]
     assert entry["match"] == table["match_id"] and entry["seat"] == 0 and entry["with_bots"] is True
-    assert entry["score"] == replay.match.scores[0] and entry["scores"] == replay.match.scores
+    assert entry["score"] == replay.match.scores[0] and entry["scores"] == list(replay.match.scores)
     assert entry["rules"] == rules
 
 
@@ -893,7 +893,7 @@ def test_a_hint_gives_the_strong_bots_options_for_the_seat_and_exchanges_say_why
                 reasons.append(legal["must_play"])
                 # Sitting out is refused exactly when the server says why.
                 assert (legal["must_play"] is None) == legal["may_sit_out"], legal
-                return state["chooser"] == state["seat"]
+                return bool(state["chooser"] == state["seat"])
             return False
 
         # The chooser must play in classic: play until this seat chooses trump and exchanges.

@@ -29,7 +29,7 @@ from sobedesce.server.store import (
 
 POSTGRES_URL = os.environ.get("SOBEDESCE_TEST_DATABASE_URL")
 POSTGRES_SKIP = "set SOBEDESCE_TEST_DATABASE_URL=postgresql+psycopg://... to run the store against PostgreSQL"
-SCHEMA_TABLES = {"alembic_version", "players", "tables", "decisions", "matches", "match_seats"}
+SCHEMA_TABLES = {"alembic_version", "players", "tables", "decisions", "matches", "match_seats", "table_leases"}
 T0 = datetime(2025, 3, 1, 12, 0, tzinfo=UTC)
 
 
@@ -160,7 +160,7 @@ def test_migrate_twice_is_a_no_op_and_keeps_the_data(store: Store, database_url:
     try:
         with engine.connect() as connection:
             assert set(sa.inspect(connection).get_table_names()) >= SCHEMA_TABLES
-            assert connection.execute(sa.text("SELECT version_num FROM alembic_version")).scalars().all() == ["0001"]
+            assert connection.execute(sa.text("SELECT version_num FROM alembic_version")).scalars().all() == ["0002"]
     finally:
         engine.dispose()
 
@@ -417,6 +417,71 @@ def test_a_duplicate_decision_writes_nothing(store: Store) -> None:
     assert store.table("t1").version == 2  # type: ignore[union-attr]
     with pytest.raises(StoreError, match="no table"):
         store.append_decisions("nope", [(0, {})], version=1)
+
+
+# -- leases (several server processes: PostgreSQL only)
+
+
+@pytest.fixture
+def pg_store(database_url: str) -> Iterator[Store]:
+    if not database_url.startswith("postgresql"):
+        pytest.skip("leases are for several processes, which share a PostgreSQL store")
+    opened = Store(database_url)
+    opened.migrate()
+    yield opened
+    opened.close()
+
+
+def test_a_lease_is_held_by_one_process_renewed_by_it_and_taken_over_once_released(pg_store: Store) -> None:
+    from sobedesce.server.lease import Leases
+
+    store = pg_store
+    for table_id in ("t1", "t2"):
+        store.create_table(table_row(table_id))
+    a, b = Leases(store, "A", 30), Leases(store, "B", 30)
+    assert sorted(a.orphans()) == ["t1", "t2"]
+    assert a.acquire("t1") == 1
+    assert b.acquire("t1") is None, "a live lease is not taken"
+    assert a.acquire("t1") is None, "not even by its holder: it renews"
+    assert a.renew() == {"t1": 1} and b.renew() == {}
+    assert a.orphans() == ["t2"]
+    lease = b.lease("t1")
+    assert lease is not None and (lease.owner, lease.epoch, lease.live) == ("A", 1, True) and lease.seconds_left > 20
+    a.release("t1", 1)
+    assert not b.lease("t1").live  # type: ignore[union-attr]
+    assert b.acquire("t1") == 2, "the next holder has the next epoch"
+    assert a.renew() == {} and not a.renew_one("t1", 1)
+    assert b.renew_one("t1", 2)
+    assert b.leases(["t1", "t2", "nope"]).keys() == {"t1"}
+    assert store.table("t1") is not None
+    with pytest.raises(ValueError):
+        Leases(store, "C", 0)
+
+
+def test_a_write_fenced_by_an_old_epoch_is_refused_and_writes_nothing(pg_store: Store) -> None:
+    from sobedesce.server.lease import Leases
+    from sobedesce.server.store import LeaseLost
+
+    store = pg_store
+    for table_id in ("t1", "t2"):
+        store.create_table(table_row(table_id))
+    a, b = Leases(store, "A", 30), Leases(store, "B", 30)
+    assert a.acquire("t1") == 1 and a.acquire("t2") == 1
+    store.append_fenced([("t1", [(1, {"a": 1})], 1, 1), ("t2", [(1, {"a": 1})], 1, 1)])
+    store.update_table("t1", seats=[{"kind": "open"}] * 4, epoch=1)
+    a.release("t1", 1)
+    assert b.acquire("t1") == 2
+    # A stalled past its lease: every write of t1 at epoch 1 is refused, a batch all or nothing.
+    with pytest.raises(LeaseLost, match="t1"):
+        store.append_fenced([("t2", [(2, {"a": 2})], 2, 1), ("t1", [(2, {"a": 2})], 2, 1)])
+    with pytest.raises(LeaseLost):
+        store.update_table("t1", status="abandoned", epoch=1)
+    with pytest.raises(StoreError, match="no table"):
+        store.update_table("nope", status="abandoned", epoch=1)
+    assert store.decisions("t1") == [(1, {"a": 1})] and store.decisions("t2") == [(1, {"a": 1})]
+    store.append_fenced([("t1", [(2, {"b": 2})], 2, 2)])
+    assert store.decisions("t1") == [(1, {"a": 1}), (2, {"b": 2})]
+    assert (store.table("t1").version, store.table("t1").status) == (2, "playing")  # type: ignore[union-attr]
 
 
 # -- matches, ratings, leaderboards, history

@@ -33,7 +33,7 @@ import threading
 import time
 import traceback
 from collections import Counter
-from collections.abc import Callable, Coroutine, Sequence
+from collections.abc import Callable, Coroutine, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import IO, TYPE_CHECKING, Any, TypeVar
 
@@ -68,6 +68,9 @@ class Plan:
     seed: int = 1
     prefix: str = "b"
     server_pid: int | None = None
+    urls: tuple[str, ...] = ()
+    """With several server processes: seat ``s`` of table ``n`` connects to ``urls[(n + s) % P]``."""
+    server_pids: tuple[int, ...] = ()
     think: float = 0.0
     """Mean seconds a player waits before sending a decision that is due (0: at once)."""
     echo_interval: float = 1.0
@@ -172,7 +175,9 @@ class _Game:
 
         async def one(table: _Table, seat: int) -> _Player:
             async with limit:
-                ws = await connect(self.plan.url, max_size=2**20, open_timeout=STARTUP_TIMEOUT)
+                urls = self.plan.urls or (self.plan.url,)
+                url = urls[(table.number + seat) % len(urls)]
+                ws = await connect(url, max_size=2**20, open_timeout=STARTUP_TIMEOUT)
                 name = f"{self.plan.prefix}-{table.number}-{seat}"
                 await ws.send(json.dumps({"type": "hello", "name": name}))
                 welcome = json.loads(await ws.recv())
@@ -192,7 +197,8 @@ class _Game:
         samples: list[tuple[float, float | None, float | None]] = []
 
         def sample() -> None:
-            samples.append((time.process_time(), _cpu_seconds(plan.server_pid), _machine_seconds()))
+            pids = plan.server_pids or ((plan.server_pid,) if plan.server_pid is not None else ())
+            samples.append((time.process_time(), _cpu_total(pids), _machine_seconds()))
 
         loop.call_at(self.window[0], sample)
         loop.call_at(self.window[1], sample)
@@ -477,6 +483,17 @@ def _cpu_seconds(pid: int | None) -> float | None:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+def _cpu_total(pids: Sequence[int]) -> float | None:
+    """CPU seconds of every process in ``pids`` so far, or None."""
+    total = 0.0
+    for pid in pids:
+        seconds = _cpu_seconds(pid)
+        if seconds is None:
+            return None
+        total += seconds
+    return total if pids else None
+
+
 def _machine_seconds() -> float | None:
     """CPU seconds all the machine's processors have been busy so far (Linux), or None."""
     try:
@@ -632,40 +649,22 @@ def measure(
     db: str | None = None,
     client_processes: int = 1,
     think: float = 0.0,
+    processes: int = 1,
+    redis: str | None = None,
     progress: Callable[[str], None] | None = None,
 ) -> dict[str, Any]:
-    """Run the game and the echo floor; the figures as ``sobedesce bench server --json`` prints them."""
+    """Run the game and the echo floor; the figures as ``sobedesce bench server --json`` prints them.
+
+    With ``redis`` (and ``db`` a PostgreSQL), the servers run as a cluster: one process, then
+    ``processes`` of them in the same run (each on a fresh schema), the players of every table
+    spread over the processes; ``runs`` holds both and ``speedup`` the ratio of their rates."""
     say = progress or (lambda _: None)
     _raise_file_limit(4 * tables)
-    with tempfile.TemporaryDirectory(prefix="sobedesce-bench-") as scratch:
-        data = None if db else os.path.join(scratch, "data")
-        store_args = ["--db", db] if db else ["--data", data or ""]
-        command = [sys.executable, "-m", "sobedesce", "serve", "--port", "0", "--pace", "0", *store_args]
-        command += ["--allow-seed", "--away-after", "3600"]
-        server = _Server(command, "server")
-        try:
-            say(f"server at {server.url}; connecting {4 * tables} clients")
-            plans = [
-                Plan(
-                    "game",
-                    server.url,
-                    part,
-                    warmup,
-                    seconds,
-                    rules=rules,
-                    seed=seed,
-                    prefix=f"b{secrets.token_hex(3)}",
-                    server_pid=server.process.pid,
-                    think=think,
-                )
-                for part in _split(tables, client_processes)
-            ]
-            game = drive(plans)
-        finally:
-            code = server.stop()
-        if code not in (0, -signal.SIGTERM):
-            raise RuntimeError(f"the server exited with {code}: {server.stderr()}")
-        stored = _stored(db, data, game.table_ids)
+    counts = sorted({1, processes}) if redis is not None else [1]
+    runs = []
+    for count in counts:
+        runs.append(_measure_game(tables, seconds, warmup, rules, seed, db, client_processes, think, count, redis, say))
+    game = runs[-1][0]
 
     rate = game.window_acks / seconds
     mean_act = round(game.act_bytes / game.acts) if game.acts else 70
@@ -693,49 +692,147 @@ def measure(
     finally:
         echo_server.stop()
 
-    p99 = _percentile(game.latencies, 0.99)
     echo_p99 = _percentile(echo.latencies, 0.99)
-    ratio = p99 / echo_p99 if p99 is not None and echo_p99 else None
-    others = None
-    if game.machine_cpu is not None and game.server_cpu is not None:
-        others = max(0.0, game.machine_cpu - game.server_cpu - game.client_cpu) / seconds
-    return {
+
+    def figures(tally: Tally, stored_count: int, count: int) -> dict[str, Any]:
+        p99 = _percentile(tally.latencies, 0.99)
+        ratio = p99 / echo_p99 if p99 is not None and echo_p99 else None
+        others = None
+        if tally.machine_cpu is not None and tally.server_cpu is not None:
+            others = max(0.0, tally.machine_cpu - tally.server_cpu - tally.client_cpu) / seconds
+        return {
+            "processes": count,
+            "decisions_per_s": round(tally.window_acks / seconds, 1),
+            "p50_ms": _round(_percentile(tally.latencies, 0.5)),
+            "p99_ms": _round(p99),
+            "seen_p50_ms": _round(_percentile(tally.seen, 0.5)),
+            "seen_p99_ms": _round(_percentile(tally.seen, 0.99)),
+            "p99_ratio": round(ratio, 2) if ratio is not None else None,
+            "stored": stored_count,
+            "acked": tally.acked,
+            "matches": tally.matches,
+            "tables_created": len(tally.table_ids),
+            "unanswered": tally.undrained,
+            "errors": dict(tally.errors),
+            "messages_per_s": round(tally.received / seconds, 1),
+            "server_cpu": round(tally.server_cpu / seconds, 2) if tally.server_cpu is not None else None,
+            "client_cpu": round(tally.client_cpu / seconds, 2),
+            "other_cpu": round(others, 2) if others is not None else None,
+        }
+
+    each = [figures(tally, stored_count, count) for (tally, stored_count), count in zip(runs, counts, strict=True)]
+    last = each[-1]
+    first_rate = each[0]["decisions_per_s"]
+    result = {
         "tables": tables,
         "clients": 4 * tables,
         "seconds": seconds,
         "warmup": warmup,
         "rules": rules,
         "store": _shown_url(db) if db else "sqlite (temporary --data)",
-        "processes": 1,
+        "bus": _shown_url(redis) if redis else None,
         "client_processes": client_processes,
         "think": think,
-        "decisions_per_s": round(rate, 1),
-        "p50_ms": _round(_percentile(game.latencies, 0.5)),
-        "p99_ms": _round(p99),
-        "seen_p50_ms": _round(_percentile(game.seen, 0.5)),
-        "seen_p99_ms": _round(_percentile(game.seen, 0.99)),
+        **last,
+        "errors": dict(game.errors + echo.errors),
         "echo_p50_ms": _round(_percentile(echo.latencies, 0.5)),
         "echo_p99_ms": _round(echo_p99),
         "echo_per_s": round(echo.window_acks / seconds, 1),
-        "p99_ratio": round(ratio, 2) if ratio is not None else None,
-        "stored": stored,
-        "acked": game.acked,
-        "matches": game.matches,
-        "tables_created": len(game.table_ids),
-        "unanswered": game.undrained,
-        "errors": dict(game.errors + echo.errors),
-        "messages_per_s": round(game.received / seconds, 1),
         "mean_act_bytes": mean_act,
-        "server_cpu": round(game.server_cpu / seconds, 2) if game.server_cpu is not None else None,
-        "client_cpu": round(game.client_cpu / seconds, 2),
-        "other_cpu": round(others, 2) if others is not None else None,
         "cpus": os.cpu_count(),
+        "runs": each,
+        "speedup": round(last["decisions_per_s"] / first_rate, 2) if len(each) > 1 and first_rate else None,
         "targets": {
             "tables": TARGET_TABLES,
             "decisions_per_s": TARGET_DECISIONS_PER_S,
             "p99_ratio": TARGET_P99_RATIO,
         },
     }
+    return result
+
+
+def _measure_game(
+    tables: int,
+    seconds: float,
+    warmup: float,
+    rules: str,
+    seed: int,
+    db: str | None,
+    client_processes: int,
+    think: float,
+    processes: int,
+    redis: str | None,
+    say: Callable[[str], None],
+) -> tuple[Tally, int]:
+    """Play against ``processes`` servers (a cluster when ``redis``); the tally and how many
+    acknowledged decisions the store holds."""
+    with tempfile.TemporaryDirectory(prefix="sobedesce-bench-") as scratch, _fresh_schema(db, redis) as url:
+        data = None if url else os.path.join(scratch, "data")
+        store_args = ["--db", url] if url else ["--data", data or ""]
+        command = [sys.executable, "-m", "sobedesce", "serve", "--port", "0", "--pace", "0", *store_args]
+        command += ["--allow-seed", "--away-after", "3600"]
+        if redis is not None:
+            command += ["--redis", redis, "--cluster-name", f"bench-{secrets.token_hex(4)}"]
+        servers: list[_Server] = []
+        try:
+            for _ in range(processes):
+                servers.append(_Server(command, "server"))
+            shown = ", ".join(server.url for server in servers)
+            say(f"{processes} server process(es) at {shown}; connecting {4 * tables} clients")
+            plans = [
+                Plan(
+                    "game",
+                    servers[0].url,
+                    part,
+                    warmup,
+                    seconds,
+                    rules=rules,
+                    seed=seed,
+                    prefix=f"b{secrets.token_hex(3)}",
+                    server_pid=servers[0].process.pid,
+                    think=think,
+                    urls=tuple(server.url for server in servers),
+                    server_pids=tuple(server.process.pid for server in servers),
+                )
+                for part in _split(tables, client_processes)
+            ]
+            game = drive(plans)
+        finally:
+            codes = [server.stop() for server in servers]
+        if any(not key.startswith("connection") and key != "stale" for key in game.errors):
+            for server in servers:
+                if server.stderr().strip():
+                    say(f"errors {dict(game.errors)}; a server said:\n{server.stderr()[-1500:]}")
+        for server, code in zip(servers, codes, strict=True):
+            if code not in (0, -signal.SIGTERM):
+                raise RuntimeError(f"a server exited with {code}: {server.stderr()}")
+        return game, _stored(url, data, game.table_ids)
+
+
+@contextlib.contextmanager
+def _fresh_schema(db: str | None, redis: str | None) -> Iterator[str | None]:
+    """For PostgreSQL, a fresh schema in ``db`` (dropped afterwards), so that runs never share
+    tables or players nor leave any behind; another database as given."""
+    if db is None or not db.startswith(("postgresql", "postgres")):
+        yield db
+        return
+    import sqlalchemy as sa
+
+    parsed = sa.make_url(db)
+    if parsed.drivername in ("postgres", "postgresql"):
+        parsed = parsed.set(drivername="postgresql+psycopg")
+    schema = f"bench_{secrets.token_hex(6)}"
+    admin = sa.create_engine(parsed)
+    try:
+        with admin.begin() as connection:
+            connection.execute(sa.text(f'CREATE SCHEMA "{schema}"'))
+        try:
+            yield parsed.update_query_dict({"options": f"-csearch_path={schema}"}).render_as_string(hide_password=False)
+        finally:
+            with admin.begin() as connection:
+                connection.execute(sa.text(f'DROP SCHEMA "{schema}" CASCADE'))
+    finally:
+        admin.dispose()
 
 
 def _shown_url(url: str) -> str:
@@ -773,8 +870,18 @@ def run(args: argparse.Namespace) -> int:
         return fail("--warmup must be 0 or more")
     if processes <= 0:
         return fail(f"--processes must be positive, not {processes}")
-    if processes > 1:
-        return fail("--processes > 1 needs --redis (not available yet)")
+    redis = getattr(args, "redis", None) or os.environ.get("SOBEDESCE_REDIS_URL")
+    if processes > 1 and redis is None:
+        return fail(
+            "--processes > 1 needs Redis between the processes: set SOBEDESCE_REDIS_URL=redis://host:6379/0 "
+            "(and --db postgresql://...)"
+        )
+    if redis is not None and processes > 1 and not (args.db or "").startswith(("postgresql", "postgres")):
+        return fail("--processes > 1 needs --db postgresql://...: the processes share one PostgreSQL store")
+    if processes > 8:
+        return fail(f"--processes is at most 8, not {processes}")
+    if processes == 1:
+        redis = None
     if think < 0:
         return fail("--think must be 0 or more")
     if client_processes not in (1, 2):
@@ -800,6 +907,8 @@ def run(args: argparse.Namespace) -> int:
             db=args.db,
             client_processes=client_processes,
             think=think,
+            processes=processes,
+            redis=redis,
             progress=progress,
         )
     except RuntimeError as error:
@@ -832,10 +941,24 @@ def report(result: dict[str, Any]) -> None:
         f"{result['rules']} rules, store {result['store']}"
     )
     pause = "at once" if not result["think"] else f"after {result['think']:g} s on average"
+    servers = "1 server process" if result["processes"] == 1 else f"{result['processes']} server processes"
+    bus = f" (PostgreSQL + Redis {result['bus']})" if result.get("bus") else ""
     print(
-        f"  {result['processes']} server process; clients in {clients} (asyncio + websockets), deciding {pause}; "
+        f"  {servers}{bus}; clients in {clients} (asyncio + websockets), deciding {pause}; "
         f"warm-up {result['warmup']:g} s, measured {result['seconds']:g} s"
     )
+    runs = result.get("runs") or []
+    if len(runs) > 1:
+        print("  processes  decisions/s   p50         p99         stored")
+        for run_ in runs:
+            print(
+                f"  {run_['processes']:>9}  {run_['decisions_per_s']:>11,.0f}   {ms(run_['p50_ms']):>10}  "
+                f"{ms(run_['p99_ms']):>10}  {run_['stored']} of {run_['acked']}"
+            )
+        print(
+            f"  {runs[-1]['processes']} processes / 1: {result['speedup']:.2f} x the decisions a second "
+            "(each table's players spread over the processes; the lines below are the last run's)"
+        )
     print(f"  decisions/s:       {rate:>10,.0f}   target >= {TARGET_DECISIONS_PER_S:,.0f} at {TARGET_TABLES} tables")
     print(f"  latency p50:       {ms(result['p50_ms']):>13}   (act sent -> its ack)")
     print(f"  latency p99:       {ms(result['p99_ms']):>13}")

@@ -17,7 +17,8 @@ def register(subparsers: Any) -> None:
         help="serve the online table: the page, the WebSocket protocol and the ranking",
         description=(
             "Serve Sobe e Desce online. The store is a SQLite file in --data unless --db names a database "
-            "(postgresql://user@host/db). Every decision is stored before it is acknowledged; Ctrl-C stops cleanly."
+            "(postgresql://user@host/db). Every decision is stored before it is acknowledged; Ctrl-C stops cleanly. "
+            "With --redis, any number of processes share one PostgreSQL store (docs/deploy.md)."
         ),
     )
     parser.add_argument("--host", default="127.0.0.1", help="address to listen on (default: 127.0.0.1)")
@@ -42,6 +43,25 @@ def register(subparsers: Any) -> None:
     parser.add_argument(
         "--allow-seed", action="store_true", help="let table creators give the deal seed (tests and benchmarks only)"
     )
+    parser.add_argument(
+        "--redis",
+        metavar="URL",
+        default=None,
+        help="run as one of several processes, with Redis between them (redis://host:6379/0); needs --db postgresql://",
+    )
+    parser.add_argument(
+        "--lease-seconds",
+        type=float,
+        default=10.0,
+        metavar="SECONDS",
+        help="with --redis: how long a table waits for its process before another takes it over (default: 10)",
+    )
+    parser.add_argument(
+        "--cluster-name",
+        default="sobedesce",
+        metavar="NAME",
+        help="with --redis: processes with the same name share tables (the prefix of Redis keys; default: sobedesce)",
+    )
     parser.add_argument("--log-level", default="warning", choices=["debug", "info", "warning", "error"])
     parser.set_defaults(run=run)
 
@@ -49,7 +69,7 @@ def register(subparsers: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     import uvicorn
 
-    from sobedesce.server.app import create_app
+    from sobedesce.server.app import ClusterSettings, create_app
     from sobedesce.server.protocol import MAX_MESSAGE_BYTES
     from sobedesce.server.store import Store, StoreError
     from sobedesce.server.tables import Settings
@@ -64,6 +84,23 @@ def run(args: argparse.Namespace) -> int:
         return fail("--pace must be 0 or more and --away-after more than 0")
     if args.db and args.data:
         return fail("give --db or --data, not both")
+    cluster = None
+    if args.redis is not None:
+        if not args.db or not args.db.startswith(("postgresql", "postgres")):
+            return fail("--redis needs --db postgresql://...: the processes share one PostgreSQL store")
+        if not args.redis.startswith(("redis://", "rediss://", "unix://")):
+            return fail(f"--redis takes a URL redis://host:6379/0, not {args.redis!r}")
+        if not 0.5 <= args.lease_seconds <= 600:
+            return fail(f"--lease-seconds must be 0.5-600, not {args.lease_seconds:g}")
+        if not args.cluster_name or not all(c.isalnum() or c in "-_." for c in args.cluster_name):
+            return fail("--cluster-name takes letters, digits, '-', '_' and '.'")
+        try:
+            import redis  # noqa: F401
+        except ImportError:
+            return fail("--redis needs redis-py: pip install 'sobe-e-desce[redis]'")
+        cluster = ClusterSettings(args.redis, args.lease_seconds, args.cluster_name)
+        if not _redis_answers(args.redis):
+            return fail(f"cannot reach Redis at {_redis_shown(args.redis)}")
     try:
         store = Store(args.db) if args.db else Store.for_data_dir(args.data or DEFAULT_DATA)
         store.migrate()
@@ -79,7 +116,7 @@ def run(args: argparse.Namespace) -> int:
     except OSError as error:
         return fail(f"cannot listen on {args.host}:{args.port}: {error.strerror}")
     settings = Settings(pace=args.pace, away_after=args.away_after, allow_seed=args.allow_seed)
-    app = create_app(store, settings, allowed_origins=args.allow_origin)
+    app = create_app(store, settings, allowed_origins=args.allow_origin, cluster=cluster)
     config = uvicorn.Config(
         app,
         log_level=args.log_level,
@@ -93,8 +130,27 @@ def run(args: argparse.Namespace) -> int:
     server = uvicorn.Server(config)
     host, port = sock.getsockname()[:2]
     shown = f"[{host}]" if ":" in host else host
-    print(f"Sobe e Desce is served at http://{shown}:{port}/ (store: {store.url})", flush=True)
+    bus = f", bus: {_redis_shown(args.redis)}" if cluster is not None else ""
+    print(f"Sobe e Desce is served at http://{shown}:{port}/ (store: {store.url}{bus})", flush=True)
     print("Open that address in a browser; Ctrl-C stops the server.", flush=True)
     server.run(sockets=[sock])
     print("Stopped; every decision is stored.", flush=True)
     return 0
+
+
+def _redis_shown(url: str) -> str:
+    head, sep, tail = url.partition("@")
+    return f"{head.partition('://')[0]}://***@{tail}" if sep else url
+
+
+def _redis_answers(url: str) -> bool:
+    import redis
+
+    try:
+        client = redis.Redis.from_url(url, socket_connect_timeout=5)
+        try:
+            return bool(client.ping())
+        finally:
+            client.close()
+    except (redis.RedisError, ValueError, OSError):
+        return False

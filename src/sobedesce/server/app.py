@@ -10,7 +10,9 @@ from __future__ import annotations
 import contextlib
 import logging
 import time
+import uuid
 from collections.abc import AsyncIterator, Sequence
+from dataclasses import dataclass
 from importlib import resources
 from typing import Annotated, Any, Literal
 from urllib.parse import urlsplit
@@ -22,6 +24,9 @@ from pydantic import BaseModel, Field
 
 from sobedesce.core import read_record, summary
 
+from .bus import Bus, BusError
+from .cluster import Cluster
+from .lease import Leases
 from .protocol import (
     MAX_MESSAGE_BYTES,
     Act,
@@ -36,13 +41,13 @@ from .protocol import (
     Quick,
     Watch,
     action_from_json,
-    action_json,
+    hint_json,
     parse_message,
 )
 from .store import Store, StoreError
 from .tables import Client, ServerError, Settings, Tables
 
-__all__ = ["RATE", "BURST", "create_app"]
+__all__ = ["BURST", "RATE", "ClusterSettings", "create_app"]
 
 log = logging.getLogger("sobedesce.server")
 
@@ -50,6 +55,17 @@ RATE = 10.0
 """Messages a second a connection may send, on average (decisions the table takes are free)."""
 BURST = 40
 """Messages a connection may send at once before the rate applies."""
+
+
+@dataclass(frozen=True)
+class ClusterSettings:
+    """One of several processes sharing a PostgreSQL store, with Redis between them."""
+
+    redis_url: str
+    lease_seconds: float = 10.0
+    """How long a table's lease lasts without renewal: a dead process's tables wait this long."""
+    prefix: str = "sobedesce"
+    """The prefix of every Redis key and channel: processes with the same one form a cluster."""
 
 
 class _Bucket:
@@ -100,22 +116,36 @@ def create_app(
     settings: Settings | None = None,
     *,
     allowed_origins: Sequence[str] = (),
+    cluster: ClusterSettings | None = None,
 ) -> FastAPI:
     """The app over ``store``; WebSocket upgrades from another origin than the page's own
-    (or one of ``allowed_origins``) are refused."""
+    (or one of ``allowed_origins``) are refused.  With ``cluster``, this process is one of
+    several sharing the store (PostgreSQL) and a Redis (docs/deploy.md)."""
     tables_holder: dict[str, Tables] = {}
+    cluster_holder: dict[str, Cluster] = {}
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         store.migrate()
         tables = Tables(store, settings)
         tables_holder["tables"] = tables
-        restored = await tables.restore()
-        if restored:
-            log.info("restored %d tables", restored)
+        if cluster is not None:
+            node = uuid.uuid4().hex
+            leases = Leases(store, node, cluster.lease_seconds)
+            bus = Bus(cluster.redis_url, node, prefix=cluster.prefix, presence_ttl=cluster.lease_seconds)
+            member = Cluster(tables, bus, leases)
+            # Tables are taken as their leases allow (the first sweep), not all at once.
+            await member.start()
+            cluster_holder["cluster"] = member
+        else:
+            restored = await tables.restore()
+            if restored:
+                log.info("restored %d tables", restored)
         try:
             yield
         finally:
+            if "cluster" in cluster_holder:
+                await cluster_holder["cluster"].close()
             await tables.close()
             store.close()
 
@@ -128,6 +158,9 @@ def create_app(
 
     def tables() -> Tables:
         return tables_holder["tables"]
+
+    def member() -> Cluster | None:
+        return cluster_holder.get("cluster")
 
     async def who(authorization: str | None) -> Any:
         token = _bearer(authorization)
@@ -192,7 +225,8 @@ def create_app(
     @app.get("/api/tables", tags=["tables"])
     async def list_tables() -> list[dict[str, Any]]:
         """Public tables open or in play."""
-        return tables().list_tables()
+        joined = member()
+        return await joined.list_tables() if joined is not None else tables().list_tables()
 
     @app.post("/api/tables", tags=["tables"], status_code=201)
     async def create_table(body: NewTable, authorization: Auth = None) -> dict[str, Any]:
@@ -212,7 +246,8 @@ def create_app(
 
     @app.get("/api/tables/{table_id}", tags=["tables"])
     async def table(table_id: str) -> dict[str, Any]:
-        return await tables().table_info(table_id)
+        joined = member()
+        return await joined.table_info(table_id) if joined is not None else await tables().table_info(table_id)
 
     @app.get("/api/matches/{match_id}", tags=["matches"])
     async def match_summary(match_id: int) -> dict[str, Any]:
@@ -241,7 +276,15 @@ def create_app(
             await tables().read(store.ping)
         except StoreError as error:
             return JSONResponse({"status": "error", "store": str(error)}, status_code=503)
-        return JSONResponse({"status": "ok", "store": "ok", "tables_in_play": tables().in_play()})
+        answer: dict[str, Any] = {"status": "ok", "store": "ok", "tables_in_play": tables().in_play()}
+        joined = member()
+        if joined is not None:
+            try:
+                await joined.bus.ping()
+            except BusError as error:
+                return JSONResponse({"status": "error", "store": "ok", "bus": str(error)}, status_code=503)
+            answer |= {"bus": "ok", "process": joined.node}
+        return JSONResponse(answer)
 
     @app.websocket("/ws")
     async def socket(websocket: WebSocket) -> None:
@@ -249,7 +292,7 @@ def create_app(
             await websocket.close(code=1008, reason="foreign origin")
             return
         await websocket.accept()
-        await _serve(websocket, tables())
+        await _serve(websocket, tables(), member())
 
     web = resources.files("sobedesce") / "web"
     if web.is_dir():
@@ -288,9 +331,11 @@ def _origin_ok(websocket: WebSocket, allowed: Sequence[str]) -> bool:
     return urlsplit(origin).netloc.lower() == host.lower()
 
 
-async def _serve(websocket: WebSocket, tables: Tables) -> None:
+async def _serve(websocket: WebSocket, tables: Tables, cluster: Cluster | None) -> None:
     client = Client(websocket.send_text)
     client.start()
+    if cluster is not None:
+        cluster.connected(client)
     bucket = _Bucket(RATE, BURST)
     warned = 0.0
     try:
@@ -333,7 +378,8 @@ async def _serve(websocket: WebSocket, tables: Tables) -> None:
             try:
                 parsed = parse_message(text)
                 request_id = getattr(parsed, "id", None)
-                await _handle(client, tables, parsed)
+                if cluster is None or not await cluster.handle(client, parsed):
+                    await _handle(client, tables, parsed, cluster)
                 if isinstance(parsed, Act):
                     bucket.tokens += 1
             except ProtocolError as error:
@@ -345,6 +391,8 @@ async def _serve(websocket: WebSocket, tables: Tables) -> None:
                 client.send(_error("internal", "the server could not take that message; nothing changed", request_id))
     finally:
         tables.detach(client)
+        if cluster is not None:
+            await cluster.disconnected(client)
         await client.stop()
 
 
@@ -355,7 +403,7 @@ def _error(code: str, message: str, request_id: str | None) -> dict[str, Any]:
     return error
 
 
-async def _handle(client: Client, tables: Tables, message: Any) -> None:
+async def _handle(client: Client, tables: Tables, message: Any, cluster: Cluster | None = None) -> None:
     if isinstance(message, Ping):
         client.send({"type": "pong"})
         return
@@ -371,10 +419,14 @@ async def _handle(client: Client, tables: Tables, message: Any) -> None:
             raise ServerError("bad_message", "hello needs your token, or a name to register")
         return
     if isinstance(message, ListTables):
-        client.send({"type": "tables", "tables": tables.list_tables()})
+        listed = await cluster.list_tables() if cluster is not None else tables.list_tables()
+        client.send({"type": "tables", "tables": listed})
         return
     if client.player is None:
         raise ServerError("unauthorized", "say hello first, with your token or a name")
+    if cluster is not None and isinstance(message, (Create, Quick)):
+        # A new table is this process's: the connection leaves a table another process holds.
+        await cluster.unlink(client)
     if isinstance(message, Create):
         room = await tables.create(
             client.player, message.rules, message.seats, private=message.private, clock=message.clock, seed=message.seed
@@ -398,14 +450,4 @@ async def _handle(client: Client, tables: Tables, message: Any) -> None:
         await tables.act(client, message.id, message.v, action_from_json(message.action))
     elif isinstance(message, Hint):
         version, options = await tables.hint(client)
-        client.send(
-            {
-                "type": "hint",
-                "id": message.id,
-                "v": version,
-                "options": [
-                    {"action": action_json(o.action), "expected_delta": round(o.expected_delta, 2), "note": o.note}
-                    for o in options
-                ],
-            }
-        )
+        client.send(hint_json(message.id, version, options))

@@ -41,6 +41,7 @@ __all__ = [
     "action_from_json",
     "action_json",
     "event_json",
+    "hint_json",
     "parse_message",
     "state_json",
     "stored_action",
@@ -339,3 +340,16 @@ def event_json(event: Event, receiver: int | None) -> dict[str, Any]:
     elif kind == "match":
         data.update(scores=list(event.scores), winners=list(event.winners), riscos=list(event.riscos))
     return data
+
+
+def hint_json(request_id: str, version: int, options: Sequence[Any]) -> dict[str, Any]:
+    """The answer to a ``hint``: a bot's options for the asking seat's own view, best first."""
+    return {
+        "type": "hint",
+        "id": request_id,
+        "v": version,
+        "options": [
+            {"action": action_json(o.action), "expected_delta": round(o.expected_delta, 2), "note": o.note}
+            for o in options
+        ],
+    }

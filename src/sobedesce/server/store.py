@@ -10,12 +10,12 @@ from __future__ import annotations
 import importlib.util
 import json
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import sqlalchemy as sa
 from alembic import command
@@ -30,6 +30,7 @@ from .ranking import new_rating, ordinal, rate_match
 
 __all__ = [
     "HistoryEntry",
+    "LeaseLost",
     "NameTaken",
     "Player",
     "SeatResult",
@@ -39,6 +40,8 @@ __all__ = [
     "TableRow",
     "metadata",
 ]
+
+T = TypeVar("T")
 
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 STATUSES = ("open", "playing", "finished", "abandoned")
@@ -53,6 +56,15 @@ _WRITE = "sobedesce_write"
 
 class StoreError(RuntimeError):
     """The database cannot do what was asked: unreachable, misconfigured, or the data conflicts."""
+
+
+class LeaseLost(StoreError):
+    """A write for a table whose lease this process no longer holds (another process took it over)."""
+
+    def __init__(self, table_ids: Sequence[str]) -> None:
+        shown = ", ".join(repr(t) for t in table_ids)
+        super().__init__(f"this process no longer holds the lease of table {shown}: another process took it over")
+        self.table_ids = list(table_ids)
 
 
 class NameTaken(StoreError):
@@ -177,6 +189,7 @@ t_tables = sa.Table(
     sa.Column("created_at", _UTCDateTime(timezone=True), nullable=False),
     sa.Column("updated_at", _UTCDateTime(timezone=True), nullable=False),
     sa.Column("match_id", sa.Integer, nullable=True),
+    sa.Column("lease_epoch", sa.BigInteger, nullable=False, server_default="0"),
     sa.UniqueConstraint("invite_code", name="uq_tables_invite_code"),
     sa.Index("ix_tables_status", "status"),
 )
@@ -188,6 +201,16 @@ t_decisions = sa.Table(
     sa.Column("seq", sa.Integer, nullable=False),
     sa.Column("data", sa.Text, nullable=False),
     sa.PrimaryKeyConstraint("table_id", "seq", name="pk_decisions"),
+)
+
+t_table_leases = sa.Table(
+    "table_leases",
+    metadata,
+    sa.Column("table_id", sa.String(16), primary_key=True),
+    sa.Column("owner", sa.String(64), nullable=False),
+    sa.Column("epoch", sa.BigInteger, nullable=False),
+    sa.Column("expires_at", _UTCDateTime(timezone=True), nullable=False),
+    sa.Index("ix_table_leases_owner", "owner"),
 )
 
 t_matches = sa.Table(
@@ -486,8 +509,9 @@ class Store:
 
     # -- tables
 
-    def create_table(self, row: TableRow) -> None:
-        """Store a new table; StoreError if its id or invite code is taken."""
+    def create_table(self, row: TableRow, *, then: Callable[[Connection], T] | None = None) -> T | None:
+        """Store a new table; StoreError if its id or invite code is taken.  ``then`` runs in the
+        same transaction (taking the new table's lease), its result returned."""
         _check_status(row.status)
         if row.created_at.tzinfo is None:
             raise ValueError("created_at must be timezone-aware")
@@ -510,6 +534,7 @@ class Store:
                         match_id=row.match_id,
                     )
                 )
+                return then(connection) if then is not None else None
         except exc.IntegrityError as error:
             raise StoreError(f"cannot store the table {row.id!r}: {self._reason(error)}") from None
 
@@ -520,8 +545,12 @@ class Store:
         seats: list[dict[str, Any]] | None = None,
         status: str | None = None,
         settings: dict[str, Any] | None = None,
+        epoch: int | None = None,
     ) -> None:
-        """Replace the given fields of a table; StoreError if there is no such table."""
+        """Replace the given fields of a table; StoreError if there is no such table.
+
+        With ``epoch`` (several processes), only while the table's lease epoch is still that
+        one: LeaseLost otherwise."""
         values: dict[str, Any] = {"updated_at": _now()}
         if seats is not None:
             values["seats"] = _dumps(seats)
@@ -530,9 +559,17 @@ class Store:
             values["status"] = status
         if settings is not None:
             values["settings"] = _dumps(settings)
+        where = t_tables.c.id == table_id
+        if epoch is not None:
+            where = sa.and_(where, t_tables.c.lease_epoch == epoch)
         with self._transaction(write=True) as connection:
-            result = connection.execute(t_tables.update().where(t_tables.c.id == table_id).values(values))
+            result = connection.execute(t_tables.update().where(where).values(values))
             if result.rowcount == 0:
+                if (
+                    epoch is not None
+                    and connection.execute(sa.select(t_tables.c.id).where(t_tables.c.id == table_id)).first()
+                ):
+                    raise LeaseLost([table_id])
                 raise StoreError(f"no table {table_id!r}")
 
     def table(self, table_id: str) -> TableRow | None:
@@ -617,6 +654,47 @@ class Store:
             with self._transaction(write=True) as connection:
                 # A table that is not stored fails the decisions' foreign key below.
                 connection.execute(update, versions)
+                if rows:
+                    connection.execute(t_decisions.insert(), rows)
+        except exc.IntegrityError as error:
+            raise StoreError(f"cannot append the batch of decisions: {self._reason(error)}") from None
+
+    def append_fenced(self, batch: Sequence[tuple[str, Sequence[tuple[int, dict[str, Any]]], int, int]]) -> None:
+        """:meth:`append_many` for several processes (PostgreSQL): each entry is
+        ``(table_id, decisions, version, epoch)`` and is written only while the table's lease
+        epoch is still ``epoch``. All or nothing: LeaseLost names the tables whose lease moved on.
+
+        The epoch is checked on the table's row, in the statement that moves its version: a
+        process taking the lease over sets the row's epoch under the same row lock, so a write
+        either commits before the takeover (and the new owner reads it) or is refused.
+        """
+        if not batch:
+            return
+        ids = [table_id for table_id, _, _, _ in batch]
+        rows = [
+            {"table_id": table_id, "seq": seq, "data": _dumps(data)}
+            for table_id, decisions, _, _ in batch
+            for seq, data in decisions
+        ]
+        update = sa.text(
+            "UPDATE tables AS t SET version = u.version, updated_at = :now,"
+            " status = CASE WHEN t.status = 'open' THEN 'playing' ELSE t.status END"
+            " FROM unnest(CAST(:ids AS varchar[]), CAST(:versions AS integer[]), CAST(:epochs AS bigint[]))"
+            " AS u(id, version, epoch)"
+            " WHERE t.id = u.id AND t.lease_epoch = u.epoch RETURNING t.id"
+        )
+        params = {
+            "ids": ids,
+            "versions": [version for _, _, version, _ in batch],
+            "epochs": [epoch for _, _, _, epoch in batch],
+            "now": _now(),
+        }
+        try:
+            with self._transaction(write=True) as connection:
+                written = {row[0] for row in connection.execute(update, params)}
+                if len(written) != len(set(ids)):
+                    # Raising rolls the whole batch back.
+                    raise LeaseLost([table_id for table_id in ids if table_id not in written])
                 if rows:
                     connection.execute(t_decisions.insert(), rows)
         except exc.IntegrityError as error:

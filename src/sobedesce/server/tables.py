@@ -28,7 +28,7 @@ from sobedesce.core import Action, Card, IllegalActionError, Match, dumps_record
 from sobedesce.table import Event, TableDriver, bot_label
 
 from .protocol import LEVELS, action_json, event_json, state_json, stored_action
-from .store import NameTaken, Player, SeatResult, Store, TableRow
+from .store import LeaseLost, NameTaken, Player, SeatResult, Store, TableRow
 
 __all__ = ["Client", "Room", "Seat", "ServerError", "Settings", "Tables", "check_name", "hash_token"]
 
@@ -79,6 +79,13 @@ class Client:
         self.closed = False
         self.seen: int | None = None
         """The last event number this connection was sent."""
+        self.link: Any = None
+        """With several processes: the table this connection is at when another process owns it."""
+        self.cid = ""
+        """With several processes: this connection's id in its process."""
+        self.rejoining = False
+        """Put back at its table after the table changed process: no second ``joined``, just
+        the events it missed."""
 
     def start(self) -> None:
         self._task = asyncio.get_running_loop().create_task(self._pump())
@@ -89,6 +96,15 @@ class Client:
             return
         try:
             self._queue.put_nowait(json.dumps(message, separators=(",", ":")))
+        except asyncio.QueueFull:
+            self.closed = True
+
+    def send_text(self, text: str) -> None:
+        """Queue a message made already (by the process that owns this connection's table)."""
+        if self.closed:
+            return
+        try:
+            self._queue.put_nowait(text)
         except asyncio.QueueFull:
             self.closed = True
 
@@ -152,6 +168,8 @@ class Room:
     timers: dict[int, asyncio.TimerHandle] = field(default_factory=dict)
     clock_timer: asyncio.TimerHandle | None = None
     driving: asyncio.Task[None] | None = None
+    epoch: int | None = None
+    """With several processes: the epoch of this process's lease on the table (its fencing token)."""
 
     @property
     def people(self) -> list[int]:
@@ -210,6 +228,9 @@ class Tables:
         self._bots: dict[str, Any] = {}
         self._pending: list[tuple[str, int, dict[str, Any], int, asyncio.Future[None]]] = []
         self._committer: asyncio.Task[None] | None = None
+        self.cluster: Any = None
+        """With several processes (:class:`~sobedesce.server.cluster.Cluster`): every write of a
+        table is fenced by its lease, and the lobby hears of each table's changes."""
 
     # -- the store ----------------------------------------------------------------------
 
@@ -227,16 +248,31 @@ class Tables:
             self._committer = asyncio.get_running_loop().create_task(self._commit_pending())
         await future
 
+    def _epoch(self, table_id: str) -> int:
+        room = self.rooms.get(table_id)
+        return -1 if room is None or room.epoch is None else room.epoch
+
     async def _commit_pending(self) -> None:
         while self._pending:
             batch, self._pending = self._pending, []
             try:
-                await self.write(self.store.append_many, [(t, [(seq, data)], v) for t, seq, data, v, _ in batch])
+                if self.cluster is not None:
+                    await self.write(
+                        self.store.append_fenced,
+                        [(t, [(seq, data)], v, self._epoch(t)) for t, seq, data, v, _ in batch],
+                    )
+                else:
+                    await self.write(self.store.append_many, [(t, [(seq, data)], v) for t, seq, data, v, _ in batch])
             except Exception:
                 # One at a time, so that only a decision that cannot be stored fails.
                 for table_id, seq, data, version, future in batch:
                     try:
-                        await self.write(self.store.append_decisions, table_id, [(seq, data)], version)
+                        if self.cluster is not None:
+                            await self.write(
+                                self.store.append_fenced, [(table_id, [(seq, data)], version, self._epoch(table_id))]
+                            )
+                        else:
+                            await self.write(self.store.append_decisions, table_id, [(seq, data)], version)
                     except Exception as error:
                         future.set_exception(error)
                     else:
@@ -252,20 +288,47 @@ class Tables:
         """Load every open table and match in play from the store; returns how many."""
         rows = await self.read(self.store.tables, ("open", "playing"))
         for row in rows:
-            room = self._room_of(row)
-            if row.status == "playing":
-                decisions = await self.read(self.store.decisions, row.id)
-                self._replay(room, decisions)
-                for seat in room.people:
-                    self._schedule_away(room, seat)
-            self.rooms[room.id] = room
-            if room.status == "playing":
-                if room.driver is not None and room.driver.match.is_over:
-                    # Stopped after storing the last decision, before recording the match.
-                    await self._finish(room)
-                else:
-                    self._drive(room)
+            await self.load(row)
         return len(rows)
+
+    async def load(self, row: TableRow, epoch: int | None = None) -> Room:
+        """Take a table on from the store (a restart, or another process's lease that expired):
+        its decisions replayed, its bots and clocks going again, people not connected marked
+        away in time."""
+        room = self._room_of(row)
+        room.epoch = epoch
+        if row.status == "playing":
+            decisions = await self.read(self.store.decisions, row.id)
+            self._replay(room, decisions)
+            for seat in room.people:
+                self._schedule_away(room, seat)
+        self.rooms[room.id] = room
+        if room.status == "playing":
+            if room.driver is not None and room.driver.match.is_over:
+                # Stopped after storing the last decision, before recording the match.
+                await self._finish(room)
+            else:
+                self._drive(room)
+        return room
+
+    def drop(self, room: Room) -> list[Client]:
+        """Forget a table this process may no longer change (its lease moved on); the
+        connections that were at it."""
+        for handle in [*room.timers.values(), room.clock_timer]:
+            if handle is not None:
+                handle.cancel()
+        room.timers.clear()
+        room.clock_timer = None
+        if room.driving is not None:
+            room.driving.cancel()
+        room.status = "moved"
+        if self.rooms.get(room.id) is room:
+            del self.rooms[room.id]
+        clients = list(room.clients)
+        for client in clients:
+            client.room = client.seat = None
+        room.clients.clear()
+        return clients
 
     async def close(self) -> None:
         for room in self.rooms.values():
@@ -384,23 +447,24 @@ class Tables:
             status="open",
             created_by=player.id,
         )
-        await self.write(
-            self.store.create_table,
-            TableRow(
-                id=room.id,
-                rules=room.rules,
-                private=room.private,
-                invite_code=room.invite_code,
-                seats=[s.to_row() for s in room.seats],
-                settings={"clock": room.clock},
-                secret=room.secret,
-                status="open",
-                version=0,
-                created_by=player.id,
-                created_at=_now(),
-                match_id=None,
-            ),
+        row = TableRow(
+            id=room.id,
+            rules=room.rules,
+            private=room.private,
+            invite_code=room.invite_code,
+            seats=[s.to_row() for s in room.seats],
+            settings={"clock": room.clock},
+            secret=room.secret,
+            status="open",
+            version=0,
+            created_by=player.id,
+            created_at=_now(),
+            match_id=None,
         )
+        if self.cluster is not None:
+            room.epoch = await self.write(self.cluster.leases.create, row)
+        else:
+            await self.write(self.store.create_table, row)
         self.rooms[room.id] = room
         if all(seat.kind == "bot" for seat in room.seats):
             await self._start(room)  # four bots: a match to watch, started at once
@@ -433,7 +497,9 @@ class Tables:
                 elif seat not in free:
                     raise ServerError("seat_taken", f"seat {seat} is not open")
                 room.seats[seat] = Seat("person", player.id, player.name)
-                await self.write(self.store.update_table, room.id, seats=[s.to_row() for s in room.seats])
+                await self.write(
+                    self.store.update_table, room.id, seats=[s.to_row() for s in room.seats], epoch=room.epoch
+                )
                 mine = seat
             elif seat is not None and seat != mine:
                 raise ServerError("seat_taken", f"you already sit at seat {mine} of this table")
@@ -472,6 +538,9 @@ class Tables:
 
     async def watch(self, client: Client, table_id: str, since: int | None = None) -> Room:
         room = self.rooms.get(table_id)
+        if room is None and client.rejoining:
+            # A spectator moved with its table to this process as the match ended: the end.
+            room = await self._finished_room(table_id)
         if room is None or room.private:
             raise ServerError("no_table", f"no table {table_id!r} to watch")
         self._attach(client, room, None, since)
@@ -490,11 +559,15 @@ class Tables:
         async with self._lobby:
             if room.status == "open":
                 room.seats[seat] = Seat("open")
-                await self.write(self.store.update_table, room.id, seats=[s.to_row() for s in room.seats])
+                await self.write(
+                    self.store.update_table, room.id, seats=[s.to_row() for s in room.seats], epoch=room.epoch
+                )
                 if not room.people:
                     room.status = "abandoned"
-                    await self.write(self.store.update_table, room.id, status="abandoned")
+                    await self.write(self.store.update_table, room.id, status="abandoned", epoch=room.epoch)
                     self.rooms.pop(room.id, None)
+                    if self.cluster is not None:
+                        await self.cluster.finished(room)
             elif room.status == "playing":
                 self._set_away(room, seat)
         self._broadcast_table(room)
@@ -512,7 +585,10 @@ class Tables:
                 timer.cancel()
             if seat in room.away:
                 room.away.discard(seat)
-        client.send({"type": "joined", "table": room.id, "seat": seat})
+        if client.rejoining:
+            client.rejoining = False
+        else:
+            client.send({"type": "joined", "table": room.id, "seat": seat})
         self._sync(client, room, since, always=True)
         if seat is not None and room.status == "playing":
             self._arm_clock(room)
@@ -577,7 +653,13 @@ class Tables:
     async def _start(self, room: Room) -> None:
         room.status = "playing"
         self._new_driver(room)
-        await self.write(self.store.update_table, room.id, status="playing", seats=[s.to_row() for s in room.seats])
+        await self.write(
+            self.store.update_table,
+            room.id,
+            status="playing",
+            seats=[s.to_row() for s in room.seats],
+            epoch=room.epoch,
+        )
         self._broadcast_table(room)
         self._drive(room)
 
@@ -701,7 +783,13 @@ class Tables:
         assert driver is not None
         version = room.version + len(events)
         after, driver.match = driver.match, before
-        await self._append(room.id, room.decisions + 1, data, version)
+        try:
+            await self._append(room.id, room.decisions + 1, data, version)
+        except LeaseLost:
+            # Another process holds the table now: this one lets it go, its clients follow.
+            if self.cluster is not None:
+                self.cluster.lost(room)
+            raise ServerError("unavailable", "the table moved to another server process: try again") from None
         driver.match = after
         room.decisions += 1
         self._log(room, events)
@@ -744,6 +832,8 @@ class Tables:
         for handle in room.timers.values():
             handle.cancel()
         room.timers.clear()
+        if self.cluster is not None:
+            await self.cluster.finished(room)
         self._forget_if_done(room)
 
     # -- telling the clients ----------------------------------------------------------
@@ -808,6 +898,8 @@ class Tables:
     def _broadcast_table(self, room: Room) -> None:
         for client in list(room.clients):
             client.send({"type": "table", "table": room.public(client)})
+        if self.cluster is not None:
+            self.cluster.table_changed(room)
 
     # -- reading ----------------------------------------------------------------------
 

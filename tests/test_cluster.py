@@ -1,0 +1,515 @@
+"""Several ``sobedesce serve`` processes over one PostgreSQL and one Redis, end to end.
+
+Real processes on loopback ports (``tests/cluster_client.py``), real WebSocket clients, a real
+PostgreSQL and a real Redis: the tests run when ``SOBEDESCE_TEST_DATABASE_URL`` and
+``SOBEDESCE_TEST_REDIS_URL`` name them (``.ci/run`` sets both) and skip, saying which is
+missing, otherwise.  Each test has its own schema and its own Redis prefix.  Nothing sleeps:
+every wait is for a message, a process or a row.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import random
+import signal
+import threading
+import time
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import sqlalchemy as sa
+
+from cluster_client import (
+    POSTGRES_URL,
+    BusTap,
+    Cluster,
+    Player,
+    cluster,
+    expected_record,
+    person,
+    record_moves,
+    seeded_choice,
+    skip_reason,
+)
+from server_client import (
+    EngineReplay,
+    GameClient,
+    LeakWatch,
+    ServerProcess,
+    mid_trick,
+    postgres_schema,
+)
+from sobedesce.core import read_record
+
+SKIP = skip_reason()
+pytestmark = [pytest.mark.slow, pytest.mark.skipif(SKIP is not None, reason=SKIP or "")]
+
+
+@pytest.fixture
+def group(tmp_path: Path) -> Iterator[Cluster]:
+    with cluster(tmp_path) as made:
+        yield made
+
+
+def run(coroutine: Any) -> Any:
+    return asyncio.run(coroutine)
+
+
+def record_of(server: ServerProcess, match_id: int) -> str:
+    with server.http() as http:
+        response = http.get(f"/api/matches/{match_id}/record")
+    assert response.status_code == 200, response.text
+    return response.text
+
+
+async def match_id_of(client: GameClient) -> int:
+    await client.reach(
+        lambda c: c.table_info is not None and c.table_info["status"] == "finished", "the finished table"
+    )
+    assert client.table_info is not None
+    return int(client.table_info["match_id"])
+
+
+def check_everything_seen(record: str, clients: list[GameClient]) -> None:
+    """Every event and state each connection got agrees with the engine's replay of the record."""
+    replay = EngineReplay.of(record)
+    for client in clients:
+        assert client.match_event is not None, f"{client.label} never heard the match end"
+        assert client.match_event["v"] == replay.version
+        assert replay.check_client(client) > 0
+
+
+def check_spectators(clients: list[GameClient]) -> None:
+    for client in clients:
+        for message in client.log:
+            state = message.get("state") if message["type"] in ("snapshot", "update") else None
+            if state is not None:
+                assert "hand" not in state and "legal" not in state and state["seat"] is None, message
+            for event in message.get("events", []):
+                assert "discard" not in event and "drawn" not in event, event
+
+
+# -- a whole match over two processes -------------------------------------------------------
+
+
+def test_four_clients_on_two_processes_play_a_whole_match_and_see_one_lobby(group: Cluster) -> None:
+    a, b = group.start(2)
+    seed = f"seed-{uuid.uuid4().hex}"
+    watch = LeakWatch(secrets=(seed,))
+    tap = BusTap(group)
+
+    async def scenario() -> tuple[list[GameClient], GameClient, int, list[Any]]:
+        host = await person(a, "host", [watch])
+        table = await host.create(["you", "open", "open", "open"], seed=seed)
+        table_id = table["id"]
+        spectator = await person(b, "spectator", [watch])
+        await spectator.watch(table_id)
+        # One lobby: both processes list the table, with the same seats.
+        lobbies = []
+        for server in (a, b):
+            async with server.ahttp() as http:
+                lobbies.append([t for t in (await http.get("/api/tables")).json() if t["id"] == table_id])
+        assert lobbies[0] and lobbies[1]
+        assert lobbies[0][0]["seats"] == lobbies[1][0]["seats"]
+        # Seats 1 and 3 sit through process B, seat 2 through A: the owner is A.
+        others = []
+        for label, server in (("second", b), ("third", a), ("fourth", b)):
+            client = await person(server, label, [watch])
+            await client.join(table_id)
+            others.append(client)
+        # Requests through a process that does not own the table are answered by the owner.
+        await others[0].send({"type": "hint", "id": "early"})
+        early = await others[0].until(lambda m: m.get("id") == "early")
+        # (the options if the deal made this seat the chooser already, else a refusal)
+        assert early["type"] == "hint" or early["code"] == "not_your_turn", early
+        await spectator.send({"type": "list"})
+        listed = await spectator.until_type("tables")
+        mine = next(t for t in listed["tables"] if t["id"] == table_id)
+        assert mine["spectators"] == 1
+        people = [host, *others]
+        assert [p.seat for p in people] == [0, 1, 2, 3]
+        # The owner sees the seats of the other process as connected.
+        await host.reach(
+            lambda c: c.table_info is not None and all(s["connected"] for s in c.table_info["seats"]),
+            "every seat connected",
+        )
+        players = [Player(p, group.alive, seeded_choice(seed, p.seat or 0)) for p in people]
+        await asyncio.gather(
+            *(p.play() for p in players),
+            spectator.until(lambda m: spectator.match_event is not None, what="the match event"),
+        )
+        # A bad decision through a forwarding process is refused like a local one.
+        await others[0].send({"type": "act", "id": "late", "v": others[0].v, "action": {"kind": "turn"}})
+        refused = await others[0].until(lambda m: m.get("id") == "late")
+        assert refused["type"] == "error" and refused["code"] == "not_started"
+        match_id = await match_id_of(spectator)
+        for client in [*people, spectator]:
+            await client.close()
+        return people, spectator, match_id, [p.tolerated for p in players]
+
+    people, spectator, match_id, tolerated = run(scenario())
+    tap.stop()
+    assert tap.check([*people, spectator], (seed,), watch) > 200, (
+        "the connections of process B were served over the bus"
+    )
+    assert tolerated == [[], [], [], []], "no decision was refused in an undisturbed match"
+    assert watch.problems == [], "\n".join(watch.problems[:5])
+    assert watch.messages > 400
+    record = record_of(b, match_id)
+    check_everything_seen(record, [*people, spectator])
+    check_spectators([spectator])
+    # The leaderboard and the histories are the same from either process.
+    names = [p.player["name"] for p in people if p.player is not None]
+    boards = []
+    for server in (a, b):
+        with server.http() as http:
+            boards.append(http.get("/api/leaderboard", params={"among": "people"}).json())
+            assert http.get(f"/api/players/{names[1]}/history").json()[0]["players"] == names
+    assert boards[0] == boards[1]
+    assert {row["player"] for row in boards[0]} == set(names)
+
+
+# -- the owner killed mid-trick -----------------------------------------------------------------
+
+
+killed_at: list[tuple[str, int, int]] = []
+"""The table, the version the spectator had seen and the lease's epoch when the owner was killed."""
+
+
+def node_of(server: ServerProcess) -> str:
+    with server.http() as http:
+        return str(http.get("/api/health").json()["process"])
+
+
+def lease_of(group: Cluster, table_id: str) -> tuple[str, int] | None:
+    engine = sa.create_engine(sa.make_url(group.db))
+    try:
+        with engine.connect() as connection:
+            row = connection.execute(
+                sa.text("SELECT owner, epoch FROM table_leases WHERE table_id = :t"), {"t": table_id}
+            ).first()
+    finally:
+        engine.dispose()
+    return None if row is None else (str(row.owner), int(row.epoch))
+
+
+async def play_seed(
+    group: Cluster,
+    seed: str,
+    homes: list[ServerProcess],
+    watcher: ServerProcess,
+    watch: LeakWatch,
+    kill: bool,
+    meanwhile: Any = None,
+) -> tuple[int, list[GameClient], list[Player]]:
+    """A match of four people at ``homes`` (seat by seat), the first the table's owner, and a
+    spectator at ``watcher``; with ``kill``, the owner is SIGKILLed mid-trick."""
+    if True:
+        host = await person(homes[0], f"host{int(kill)}", [watch])
+        table = await host.create(["you", "open", "open", "open"], seed=seed)
+        people = [host]
+        for seat in (1, 2, 3):
+            client = await person(homes[seat], f"seat{seat}k{int(kill)}", [watch])
+            await client.join(table["id"])
+            people.append(client)
+        spectator = await person(watcher, f"spect{int(kill)}", [watch])
+        await spectator.watch(table["id"])
+        players = [Player(p, group.alive, seeded_choice(seed, seat)) for seat, p in enumerate(people)]
+        tasks = [asyncio.ensure_future(p.play()) for p in players]
+        if kill:
+            # Mid-trick, some way into the match: a card is down and the next is due.
+            await spectator.reach(
+                lambda c: (c.v or 0) > 40 and any(mid_trick_for(c, p) for p in people), "a trick in progress"
+            )
+            owner = lease_of(group, table["id"])
+            assert owner is not None and owner[0] == node_of(homes[0]), "the table's creator owns it"
+            homes[0].kill()
+            killed_at.append((table["id"], spectator.v or 0, owner[1]))
+        if meanwhile is not None:
+            await meanwhile(table["id"], spectator, people)
+        await asyncio.gather(*tasks)
+        await spectator.reach(lambda c: c.match_event is not None, "the match event")
+        match_id = await match_id_of(spectator)
+        for client in [*people, spectator]:
+            await client.close()
+        return match_id, [*people, spectator], players
+
+
+def mid_trick_for(spectator: GameClient, player: GameClient) -> bool:
+    state = spectator.state
+    if state is None or state["phase"] != "play" or not state["tricks"]:
+        return False
+    trick = state["tricks"][-1]
+    return trick["winner"] is None and len(trick["cards"]) > 0 and player.v == spectator.v and mid_trick(player)
+
+
+def test_the_owner_killed_mid_trick_and_the_survivors_finish_the_same_match(group: Cluster) -> None:
+    a, b, c = group.start(3)
+    seed = f"seed-{uuid.uuid4().hex}"
+    watch = LeakWatch(secrets=(seed,))
+
+    async def scenario() -> tuple[int, list[GameClient], int, list[GameClient], list[Player], GameClient]:
+        # Undisturbed: the owner is A, seats spread over A, B, C.
+        calm_id, calm_clients, _ = await play_seed(group, seed, [a, b, c, a], c, watch, kill=False)
+        # A bot table owned by A too, watched from B: its bots carry on after A dies.
+        bots = await _bot_table(a, b, watch)
+        killed_id, clients, players = await play_seed(group, seed, [a, b, c, a], c, watch, kill=True)
+        await _bot_table_finishes(*bots)
+        return calm_id, calm_clients, killed_id, clients, players, bots[0]
+
+    survivors = {node_of(b), node_of(c)}
+    killed_at.clear()
+    tap = BusTap(group)
+    calm_id, calm_clients, killed_id, clients, players, viewer = run(scenario())
+    tap.stop()
+    assert tap.check([*calm_clients, *clients, viewer], (seed,), watch) > 200
+    calm = record_of(b, calm_id)
+    assert record_moves(calm) == record_moves(expected_record(seed)), "an undisturbed run is the engine's match"
+    assert a.proc is not None and a.proc.returncode == -9
+    [(table_id, version, epoch)] = killed_at
+    assert 40 < version < len(clients[-1].events), "killed mid-match"
+    after = lease_of(group, table_id)
+    # Taken over by a survivor (the next epoch), and released by it when the match ended.
+    assert after is not None and after[1] > epoch and after[0] in {"", *survivors}, after
+    record = record_of(c, killed_id)
+    assert record_moves(record) == record_moves(calm), "the match went another way after the kill"
+    assert sum(p.reconnects for p in players) >= 2, "the owner's clients came back through the survivors"
+    assert read_record(record).scores == read_record(calm).scores
+    check_everything_seen(record, clients)
+    check_everything_seen(calm, calm_clients)
+    check_spectators([clients[-1], calm_clients[-1]])
+    assert watch.problems == [], "\n".join(watch.problems[:5])
+    assert watch.messages > 1000
+
+
+def test_an_owner_that_stalls_past_its_lease_is_fenced_out_and_the_match_goes_on(group: Cluster) -> None:
+    """SIGSTOP the owner mid-trick: the other process takes the table over when the lease
+    expires; SIGCONT: the stalled process finds its lease gone, writes nothing more (its
+    writes are fenced), and its own clients go on through the new owner.  The match is the
+    undisturbed one of the same seed."""
+    a, b = group.start(2)
+    seed = f"seed-{uuid.uuid4().hex}"
+    watch = LeakWatch(secrets=(seed,))
+    stopped: list[tuple[str, int]] = []
+
+    async def stall(table_id: str, spectator: GameClient, people: list[GameClient]) -> None:
+        await spectator.reach(
+            lambda c: (c.v or 0) > 30 and any(mid_trick_for(c, p) for p in people), "a trick in progress"
+        )
+        before = lease_of(group, table_id)
+        assert before is not None and before[0] == node_of(a)
+        assert a.proc is not None
+        a.proc.send_signal(signal.SIGSTOP)
+        try:
+            await wait_until(lambda: (lease_of(group, table_id) or before)[1] > before[1], "the takeover")
+        finally:
+            a.proc.send_signal(signal.SIGCONT)
+        stopped.append((table_id, before[1]))
+
+    async def scenario() -> tuple[str, list[GameClient]]:
+        stalled_id, clients, _ = await play_seed(group, seed, [a, b, b, a], b, watch, kill=False, meanwhile=stall)
+        return record_of(a, stalled_id), clients
+
+    record, clients = run(scenario())
+    # The undisturbed match of this seed, played by the engine alone.
+    assert record_moves(record) == record_moves(expected_record(seed))
+    [(table_id, epoch)] = stopped
+    after = lease_of(group, table_id)
+    assert after is not None and after[1] > epoch
+    check_everything_seen(record, clients)
+    assert watch.problems == [], "\n".join(watch.problems[:5])
+    assert after[0] in ("", node_of(b)), after
+    assert f"lost the lease of table {table_id}" in a.stderr_text(), "the stalled process let the table go"
+
+
+async def wait_until(condition: Any, what: str, timeout: float = 60.0) -> None:
+    """Poll a condition on the database (a lease row) until it holds."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while not condition():
+        assert loop.time() < deadline, f"no {what} within {timeout:g} s"
+        await asyncio.sleep(0.05)
+
+
+async def _bot_table(owner: ServerProcess, other: ServerProcess, watch: LeakWatch) -> tuple[GameClient, str]:
+    host = await person(owner, "bothost", [watch])
+    table = await host.create(["easy", "easy", "easy", "easy"])
+    await host.close()
+    viewer = await person(other, "botview", [watch])
+    await viewer.watch(table["id"])
+    return viewer, table["id"]
+
+
+async def _bot_table_finishes(viewer: GameClient, table_id: str) -> None:
+    await viewer.reach(lambda c: c.match_event is not None, "the bot table's end")
+    await viewer.close()
+
+
+# -- the lease ----------------------------------------------------------------------------------
+
+
+def test_a_lease_is_never_held_by_two_processes_at_once() -> None:
+    """Threads, each a process with its own leases, race to acquire, renew and take over short
+    leases on a few tables.  A holder counts itself the owner from the moment ``acquire``
+    returns until the lease's length after it *sent* the request (or its last successful
+    renewal): an independent log of those holdings, on this process's one clock, must never
+    show two for one table at once.  Every fenced write made while a holder believes it owns
+    the table succeeds, epochs only grow, and a stale epoch's write is refused."""
+    from sobedesce.server.lease import Leases
+    from sobedesce.server.store import LeaseLost, Store, TableRow
+
+    assert POSTGRES_URL is not None
+    with postgres_schema(POSTGRES_URL, prefix="test_lease") as url:
+        store = Store(url)
+        store.migrate()
+        tables = [f"t{n}" for n in range(3)]
+        for table_id in tables:
+            store.create_table(_row(table_id, TableRow))
+        holdings: list[tuple[str, str, int, float, float]] = []
+        lock = threading.Lock()
+        seqs = iter(range(1, 1_000_000))
+        stop = time.monotonic() + 5.0
+        errors: list[BaseException] = []
+        writes = [0]
+
+        def worker(number: int) -> None:
+            rng = random.Random(number)
+            seconds = 0.05 + rng.random() * 0.2
+            leases = Leases(store, f"w{number}", seconds=seconds)
+            held: dict[str, tuple[int, float, float]] = {}  # table -> epoch, start, believed deadline
+
+            def end(table_id: str, at: float) -> None:
+                epoch, start, deadline = held.pop(table_id)
+                with lock:
+                    holdings.append((table_id, f"w{number}", epoch, start, min(at, deadline)))
+
+            try:
+                while time.monotonic() < stop:
+                    table_id = rng.choice(tables)
+                    now = time.monotonic()
+                    if table_id in held:
+                        epoch, start, deadline = held[table_id]
+                        if now >= deadline:
+                            end(table_id, now)
+                            continue
+                        roll = rng.random()
+                        if roll < 0.4:
+                            sent = time.monotonic()
+                            if leases.renew_one(table_id, epoch):
+                                held[table_id] = (epoch, start, sent + seconds)
+                            else:
+                                end(table_id, time.monotonic())
+                        elif roll < 0.8:
+                            with lock:
+                                seq = next(seqs)
+                            try:
+                                store.append_fenced([(table_id, [(seq, {"w": number})], seq, epoch)])
+                                writes[0] += 1
+                            except LeaseLost:
+                                # Refused: fine only if the holder's belief had run out.
+                                assert time.monotonic() >= deadline, (
+                                    f"w{number}'s write at epoch {epoch} was refused while it held {table_id}"
+                                )
+                        else:
+                            end(table_id, time.monotonic())
+                        continue
+                    sent = time.monotonic()
+                    got = leases.acquire(table_id)
+                    if got is not None:
+                        held[table_id] = (got, time.monotonic(), sent + seconds)
+                for table_id in list(held):
+                    end(table_id, time.monotonic())
+            except BaseException as error:  # reported by the test
+                errors.append(error)
+
+        threads = [threading.Thread(target=worker, args=(n,)) for n in range(6)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(60)
+        assert errors == [], errors
+        assert len(holdings) > 30 and writes[0] > 30, (
+            f"too little contention: {len(holdings)} holdings, {writes[0]} writes"
+        )
+        for table_id in tables:
+            mine = sorted((h for h in holdings if h[0] == table_id), key=lambda h: h[3])
+            for before, after in itertools.pairwise(mine):
+                assert after[3] >= before[4], f"{before} and {after} overlap"
+                assert after[2] > before[2], f"epochs went back: {before} then {after}"
+            with store._transaction() as connection:
+                stored = connection.execute(
+                    sa.text(
+                        "SELECT l.epoch, t.lease_epoch FROM table_leases AS l JOIN tables AS t ON t.id = l.table_id"
+                        " WHERE l.table_id = :t"
+                    ),
+                    {"t": table_id},
+                ).one()
+            assert stored.epoch == stored.lease_epoch == max(h[2] for h in mine), "the table's fence follows its lease"
+        # A stale holder cannot write: the fence refuses an old epoch.
+        stale = min(h[2] for h in holdings if h[0] == tables[0])
+        with pytest.raises(LeaseLost):
+            store.append_fenced([(tables[0], [(next(seqs), {"stale": True})], 1, stale)])
+        store.close()
+
+
+def _row(table_id: str, cls: Any) -> Any:
+    from datetime import UTC, datetime
+
+    return cls(
+        id=table_id,
+        rules="classic",
+        private=False,
+        invite_code=None,
+        seats=[{"kind": "bot", "level": "easy"}] * 4,
+        settings={},
+        secret="s",
+        status="playing",
+        version=0,
+        created_by=None,
+        created_at=datetime.now(UTC),
+        match_id=None,
+    )
+
+
+# -- bad input ----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--redis", "redis://127.0.0.1:6379/0"], "--redis needs --db postgresql://"),
+        (["--db", "postgresql://x@127.0.0.1:1/x", "--redis", "http://nope"], "--redis takes a URL"),
+        (
+            ["--db", "postgresql://x@127.0.0.1:1/x", "--redis", "redis://127.0.0.1:6379/0", "--lease-seconds", "0"],
+            "--lease-seconds",
+        ),
+        (
+            ["--db", "postgresql://x@127.0.0.1:1/x", "--redis", "redis://127.0.0.1:6379/0", "--cluster-name", "a b"],
+            "--cluster-name",
+        ),
+    ],
+)
+def test_bad_cluster_options_are_refused_with_a_reason(
+    args: list[str], message: str, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from sobedesce.cli.main import main
+
+    monkeypatch.chdir(tmp_path)
+    assert main(["serve", "--port", "0", *args]) == 2
+    assert message in capsys.readouterr().err
+
+
+def test_an_unreachable_redis_is_refused_at_start(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from sobedesce.cli.main import main
+
+    assert POSTGRES_URL is not None
+    monkeypatch.chdir(tmp_path)
+    with postgres_schema(POSTGRES_URL, prefix="test_cluster") as url:
+        assert main(["serve", "--port", "0", "--db", url, "--redis", "redis://127.0.0.1:1/0"]) == 2
+    assert "cannot reach Redis at redis://127.0.0.1:1/0" in capsys.readouterr().err
