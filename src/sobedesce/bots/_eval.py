@@ -397,8 +397,17 @@ def ex_state_from_deck(
 ) -> ExState:
     """The exchange phase of a round dealt from ``deck`` (top first) with ``trump`` chosen."""
     stock = list(reversed(deck[STOCK:]))  # pop() draws from the top
-    sit = may_sit_out(rules, trump, chooser, scores, streaks)
+    key = (rules, trump, chooser, scores, streaks)
+    sit = _SIT_CACHE.get(key)
+    if sit is None:
+        if len(_SIT_CACHE) > 10_000:
+            _SIT_CACHE.clear()
+        sit = _SIT_CACHE[key] = may_sit_out(rules, trump, chooser, scores, streaks)
     return ExState(rules, trump, chooser, dealt_hands(deck, chooser), stock, [-1, -1, -1, -1], 0, sit)
+
+
+# The trump phase's search asks who may sit out for the same round with every sampled deck.
+_SIT_CACHE: dict[tuple[Rules, int, int, tuple[int, ...], tuple[int, ...]], list[bool]] = {}
 
 
 def mask_cards(mask: int) -> list[int]:

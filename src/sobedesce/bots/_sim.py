@@ -45,11 +45,6 @@ def lowest_rank(mask: int) -> int:
     return best
 
 
-def _lowest(mask: int) -> int:
-    """The lowest-index card of a non-empty mask."""
-    return (mask & -mask).bit_length() - 1
-
-
 def pick_card(hand: int, legal: int, lead: int, win: int, trump: int, played: int, n_after: int, won: int) -> int:
     """The basic policy's card: win cheaply when possible, lead winners, shed losers.
 
@@ -58,6 +53,7 @@ def pick_card(hand: int, legal: int, lead: int, win: int, trump: int, played: in
     """
     if legal & (legal - 1) == 0:
         return legal.bit_length() - 1
+    # (Below, ``(m & -m).bit_length() - 1`` is the lowest card of a mask m, inline for speed.)
     unseen = ALL & ~played & ~hand
     if lead < 0:
         return _pick_lead(legal, unseen, SUIT_MASKS[trump])
@@ -79,7 +75,7 @@ def _pick_lead(legal: int, unseen: int, tmask: int) -> int:
     best_left = -1
     m = side
     while m:
-        suit = SUIT_OF[_lowest(m)]
+        suit = SUIT_OF[(m & -m).bit_length() - 1]
         suit_cards = m & SUIT_MASKS[suit]
         m &= ~SUIT_MASKS[suit]
         top = suit_cards.bit_length() - 1
@@ -90,17 +86,17 @@ def _pick_lead(legal: int, unseen: int, tmask: int) -> int:
     if best >= 0:
         return best
     if not side:
-        return _lowest(trumps)
+        return (trumps & -trumps).bit_length() - 1
     # Lead low from the shortest side suit (to get void and ruff later).
     best_len = 99
     m = side
     while m:
-        suit = SUIT_OF[_lowest(m)]
+        suit = SUIT_OF[(m & -m).bit_length() - 1]
         suit_cards = m & SUIT_MASKS[suit]
         m &= ~SUIT_MASKS[suit]
         n = suit_cards.bit_count()
         if n < best_len:
-            best, best_len = _lowest(suit_cards), n
+            best, best_len = (suit_cards & -suit_cards).bit_length() - 1, n
     return best
 
 
@@ -111,9 +107,9 @@ def _pick_follow(legal: int, win: int, trump: int, unseen: int, n_after: int, wo
     if not winners:
         # Shed: lowest-ranked non-trump, else the lowest trump.
         side = legal & ~tmask
-        return lowest_rank(side) if side else _lowest(legal)
+        return lowest_rank(side) if side else (legal & -legal).bit_length() - 1
     if n_after == 0:
-        return lowest_rank(winners) if winners & ~tmask else _lowest(winners)
+        return lowest_rank(winners) if winners & ~tmask else (winners & -winners).bit_length() - 1
     # Others still play: prefer the cheapest winner that no unseen card of its own suit tops
     # (the chance of a ruff is not counted: see docs/bots.md).
     safe = 0
@@ -125,7 +121,7 @@ def _pick_follow(legal: int, win: int, trump: int, unseen: int, n_after: int, wo
         m ^= low
     if safe:
         side_safe = safe & ~tmask
-        return _lowest(side_safe) if side_safe else _lowest(safe)
+        return (side_safe & -side_safe).bit_length() - 1 if side_safe else (safe & -safe).bit_length() - 1
     side_winners = winners & ~tmask
     if side_winners:
         # Third hand high in the suit led.
@@ -133,7 +129,7 @@ def _pick_follow(legal: int, win: int, trump: int, unseen: int, n_after: int, wo
     # Ruffing: the lowest winning trump (a top trump is better kept when one trick is won).
     if won == 0 and n_after >= 2:
         return winners.bit_length() - 1
-    return _lowest(winners)
+    return (winners & -winners).bit_length() - 1
 
 
 class PlayState:
@@ -176,6 +172,7 @@ class PlayState:
         played: int = 0,
         current: Sequence[int] = (),
         leader: int = -1,
+        next_active: list[int] | None = None,
     ) -> None:
         """The play phase with ``to_act`` to play, ``current`` the cards of the trick in play
         (led by ``leader``), ``tricks_done`` tricks complete and ``played`` every card played."""
@@ -185,8 +182,8 @@ class PlayState:
         self.must_beat = rules.must_beat_following
         self.must_under = rules.must_undertrump
         self.lead_ace = rules.must_lead_trump_ace
-        self.n_active = sum(1 for a in active if a == 1)
-        self.next_active = next_active_seats(active)
+        self.n_active = active.count(1)
+        self.next_active = next_active if next_active is not None else next_active_seats(active)
         self.to_act = to_act
         self.tricks_done = tricks_done
         self.tricks_won = tricks_won if tricks_won is not None else [0, 0, 0, 0]
@@ -204,7 +201,8 @@ class PlayState:
     @classmethod
     def start(cls, rules: Rules, trump: int, chooser: int, hands: list[int], active: Sequence[int]) -> PlayState:
         """The first lead of a round that at least two seats play."""
-        return cls(rules, trump, hands, active, first_leader(chooser, active, next_active_seats(active)))
+        following = next_active_seats(active)
+        return cls(rules, trump, hands, active, first_leader(chooser, active, following), next_active=following)
 
     @classmethod
     def _at(
@@ -321,6 +319,7 @@ class PlayState:
         """Play the rest of the round with the basic policy for every seat; tricks won."""
         hands = self.hands
         trump = self.trump
+        tmask = SUIT_MASKS[trump]
         beaters = self.beaters
         mb, mu, la = self.must_beat, self.must_under, self.lead_ace
         n_active = self.n_active
@@ -333,7 +332,13 @@ class PlayState:
         while done < TRICKS_PER_ROUND:
             hand = hands[seat]
             legal = legal_card_mask(hand, lead, win, trump, mb, mu, la)
-            card = pick_card(hand, legal, lead, win, trump, played, n_active - cur_len - 1, tricks_won[seat])
+            # pick_card, its steps called directly: this loop is the bots' hottest.
+            if legal & (legal - 1) == 0:
+                card = legal.bit_length() - 1
+            elif lead < 0:
+                card = _pick_lead(legal, ALL & ~played & ~hand, tmask)
+            else:
+                card = _pick_follow(legal, win, trump, ALL & ~played & ~hand, n_active - cur_len - 1, tricks_won[seat])
             bit = 1 << card
             hands[seat] = hand ^ bit
             played |= bit
