@@ -23,7 +23,7 @@ import sobedesce.arena.jobs
 import sobedesce.arena.runner
 import sobedesce.arena.stats
 from sobedesce import bots as bots_module
-from sobedesce.arena import ArenaError, BotFailure, deal_deck, run_arena, t_quantile
+from sobedesce.arena import ArenaError, BotFailure, deal_deck, plan_jobs, run_arena, t_quantile
 from sobedesce.bots.oracle import OracleSeat
 from sobedesce.cli.main import main
 from sobedesce.core import Card, Match, Phase, Round, SeatView, read_record
@@ -417,3 +417,18 @@ def test_help_texts_print_as_written(command, capsys):
     assert done.value.code == 0
     out = capsys.readouterr().out
     assert "%%" not in out and "usage: sobedesce " + command in out
+
+
+def test_levels_play_at_their_budget_unless_by_the_clock():
+    """The arena's figures depend on the seed alone: a level's deadline is dropped unless
+    ``clock`` (``--clock``) asks for it."""
+    from sobedesce.arena.jobs import _make_seat
+    from sobedesce.bots import LEVEL_DEADLINE
+
+    assert _make_seat("expert")[0].deadline is None
+    assert _make_seat("hard")[0].deadline is None
+    assert _make_seat("expert", clock=True)[0].deadline == LEVEL_DEADLINE
+    assert plan_jobs(["random"] * 4, "classic", 2, 1, 2, False, clock=True)[0].clock is True
+    summary = run_arena(["random"] * 4, "classic", 2, 1, jobs=1, clock=True).summary()
+    assert summary["clock"] is True
+    assert run_arena(["random"] * 4, "classic", 2, 1, jobs=1).summary()["clock"] is False

@@ -8,9 +8,12 @@ import statistics
 
 import pytest
 
-from sobedesce.bots import BOTS, LEVELS, OracleSeat, make_bot
+from sobedesce.bots import BOTS, LEVEL_DEADLINE, LEVELS, OracleSeat, make_bot
+from sobedesce.bots._search import exchange_candidates, sample_exchange_worlds, screen_exchange
 from sobedesce.bots._sim import PlayState
-from sobedesce.core import Match, Phase, Round, SeatView, seat_view
+from sobedesce.bots.basic import exchange_action
+from sobedesce.bots.beginner import absurd
+from sobedesce.core import SIT_OUT, Match, Phase, Round, SeatView, seat_view
 
 PRESETS = ("classic", "table")
 SMALL = {"play_samples": 6, "exchange_samples": 12, "trump_samples": 6}
@@ -47,7 +50,7 @@ def test_registry() -> None:
     with pytest.raises(ValueError, match="the oracle is not a bot"):
         make_bot("oracle")
     assert set(LEVELS) == {"easy", "hard", "expert"}
-    assert make_bot("easy").name == "basic"
+    assert make_bot("easy").name == "beginner"
     assert make_bot("hard").name == "strong"
     assert make_bot("expert").name == "strong"
     assert make_bot("hard").exchange_samples < make_bot("expert").exchange_samples
@@ -66,6 +69,14 @@ def test_settings_in_the_name() -> None:
         make_bot("strong:exchange_samples=-5")
     with pytest.raises(ValueError, match="time_limit must be positive"):
         make_bot("strong:time_limit=0")
+    with pytest.raises(ValueError, match="deadline must be positive"):
+        make_bot("strong:deadline=0")
+    with pytest.raises(ValueError, match="batch must be at least 1"):
+        make_bot("strong:batch=-1")
+    with pytest.raises(ValueError, match="cannot keep a deadline"):
+        make_bot("strong:batch=0:deadline=0.5")
+    with pytest.raises(ValueError, match="keep_mediocre is a chance"):
+        make_bot("beginner:keep_mediocre=2")
     with pytest.raises(ValueError, match="write name:setting=value"):
         make_bot("strong:play_samples")
     with pytest.raises(ValueError, match="unknown bot"):
@@ -353,3 +364,173 @@ def test_play_worlds_resampled() -> None:
                 checked += 1
             match.apply(basic.act(view, rng))
     assert checked >= 40
+
+
+# -- the clock ------------------------------------------------------------------------------
+
+
+def test_levels_keep_a_deadline_unless_untimed() -> None:
+    assert make_bot("expert").deadline == make_bot("hard").deadline == LEVEL_DEADLINE
+    assert make_bot("expert", timed=False).deadline is None
+    assert make_bot("hard", timed=False).deadline is None
+    assert make_bot("hard", timed=False).exchange_samples == make_bot("hard").exchange_samples
+    # A deadline asked for by name is kept either way; plain ``strong`` has none.
+    assert make_bot("strong:deadline=0.3", timed=False).deadline == 0.3
+    assert make_bot("strong").deadline is None
+
+
+class FakeClock:
+    """Time that moves by ``step`` seconds at every reading: no sleeping, no machine speed."""
+
+    def __init__(self, step: float = 1.0) -> None:
+        self.now = 0.0
+        self.step = step
+        self.readings = 0
+
+    def __call__(self) -> float:
+        self.readings += 1
+        value = self.now
+        self.now += self.step
+        return value
+
+
+def _view_at(rules: str, phase: Phase, min_legal: int, seed: int = 0) -> SeatView:
+    """The first view of the given phase with at least ``min_legal`` legal actions, in rounds
+    of four basic bots."""
+    basic = make_bot("basic")
+    for attempt in range(200):
+        match = Match(rules)
+        match.deal(rng=random.Random(seed * 1000 + attempt))
+        rnd = match.round
+        assert rnd is not None
+        while not rnd.is_over:
+            seat = match.current_seat
+            assert seat is not None
+            view = seat_view(match, seat)
+            if view.phase == phase and len(view.legal_actions) >= min_legal:
+                return view
+            match.apply(basic.act(view, random.Random(attempt)))
+    raise AssertionError("no such view")
+
+
+def _values(options) -> list[tuple[object, float, str]]:
+    return [(o.action, o.expected_delta, o.note) for o in options]
+
+
+@pytest.mark.parametrize("phase", [Phase.TRUMP, Phase.EXCHANGE, Phase.PLAY])
+def test_a_deadline_never_reached_changes_nothing(phase: Phase) -> None:
+    view = _view_at("classic", phase, 3)
+    settings = {"play_samples": 40, "exchange_samples": 120, "trump_samples": 60, "batch": 30}
+    plain = make_bot("strong", **settings).explain(view, random.Random(4))
+    still = make_bot("strong", deadline=1e9, clock=FakeClock(0.0), **settings).explain(view, random.Random(4))
+    assert _values(plain) == _values(still)
+
+
+@pytest.mark.parametrize("phase", [Phase.TRUMP, Phase.PLAY])
+def test_out_of_time_answers_with_the_best_so_far(phase: Phase) -> None:
+    """Time runs out after three batches (the fake clock moves one second a reading, the
+    deadline is 3.5 s: a fourth batch would end at 4 s): the answer is the bot's answer on
+    exactly those three batches' deals, i.e. a budget of three batches and no deadline."""
+    view = _view_at("table" if phase == Phase.PLAY else "classic", phase, 3)
+    # ``batch`` counts play-outs: 8 deals a batch.
+    budgets = {"play_samples": 400, "trump_samples": 400, "batch": 8 * len(view.legal_actions)}
+    clock = FakeClock()
+    timed = make_bot("strong", deadline=3.5, clock=clock, **budgets)
+    options = timed.explain(view, random.Random(7))
+    assert clock.readings == 4  # the start and one reading after each of three batches
+    small = {**budgets, "play_samples": 24, "trump_samples": 24}
+    assert _values(options) == _values(make_bot("strong", **small).explain(view, random.Random(7)))
+    assert timed.act(view, random.Random(7)) == options[0].action
+
+
+def test_exchange_out_of_time_while_screening() -> None:
+    """The deadline comes after the first batch of the screen: every option has been played
+    out on the same deals, and the best of them on those deals is the answer."""
+    view = _view_at("table", Phase.EXCHANGE, 12)
+    clock = FakeClock()
+    batch = 10 * len(view.legal_actions)  # ten deals a batch while every option is played out
+    timed = make_bot("strong", deadline=1.5, clock=clock, batch=batch)
+    options = timed.explain(view, random.Random(3))
+    assert clock.readings == 2
+    assert len(options) == len(view.legal_actions)  # no option screened out yet
+    unscreened = make_bot("strong", exchange_samples=10, batch=batch, exchange_keep=100)
+    assert _values(options) == _values(unscreened.explain(view, random.Random(3)))
+
+
+def test_exchange_screen_gets_half_the_deadline() -> None:
+    """With a deadline of 6.5 s and a batch a second, the screen stops at half the deadline
+    (after three batches), the kept options get the rest, and sitting out is among them."""
+    view = _view_at("table", Phase.EXCHANGE, 12)
+    clock = FakeClock()
+    timed = make_bot("strong", deadline=6.5, clock=clock, batch=10 * len(view.legal_actions), exchange_keep=4)
+    options = timed.explain(view, random.Random(3))
+    assert clock.readings == 7  # six batches in all
+    assert len(options) <= 5 < len(view.legal_actions)
+    if any(a == SIT_OUT for a in view.legal_actions):
+        assert any(o.action == SIT_OUT for o in options)
+
+
+@pytest.mark.parametrize("phase", [Phase.TRUMP, Phase.EXCHANGE, Phase.PLAY])
+def test_always_an_answer_even_with_no_time(phase: Phase) -> None:
+    view = _view_at("classic", phase, 2)
+    bot = make_bot("strong", deadline=1e-6, clock=FakeClock(100.0))
+    assert bot.act(view, random.Random(1)) in view.legal_actions
+
+
+# -- the beginner -----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("rules", PRESETS)
+def test_beginner_never_absurd(rules: str) -> None:
+    """Over many random views (the other seats random, so that odd positions come up), the
+    beginner's moves are legal and never absurd, although absurd moves were often legal; and
+    it differs from ``basic`` now and then (its mistakes)."""
+    beginner = make_bot("beginner")
+    basic = make_bot("basic")
+    rand = make_bot("random")
+    tempting = differs = decisions = 0
+    for seed in range(60):
+        match = Match(rules)
+        match.deal(rng=random.Random(seed))
+        rnd = match.round
+        assert rnd is not None
+        while not rnd.is_over:
+            seat = match.current_seat
+            assert seat is not None
+            view = seat_view(match, seat)
+            legal = list(view.legal_actions)
+            if len(legal) > 1:
+                action = beginner.act(view, random.Random(seed * 10 + seat))
+                assert action in legal
+                assert absurd(view, action) is None, (absurd(view, action), view.phase, action)
+                tempting += any(absurd(view, a) is not None for a in legal)
+                differs += action != basic.act(view, random.Random(0))
+                decisions += 1
+            bot = beginner if seat % 2 == 0 else rand
+            match.apply(bot.act(view, random.Random(seed + seat)))
+    assert tempting > decisions // 4
+    assert 0.05 * decisions < differs < 0.5 * decisions
+
+
+def test_absurd_moves_named() -> None:
+    view = _view_at("classic", Phase.EXCHANGE, 12)
+    trump = int(view.trump)  # type: ignore[arg-type]
+    ace = 10 * trump + 9
+    reasons = {absurd(view, a) for a in view.legal_actions}
+    if view.hand_mask >> ace & 1:
+        assert "discards the Ace of trumps" in reasons
+    assert None in reasons
+
+
+def test_batch_zero_draws_everything_at_once() -> None:
+    """``batch=0`` is the search before the clock: every world drawn at once, the exchange
+    screened on the first of them (as ``screen_exchange`` does)."""
+    view = _view_at("table", Phase.EXCHANGE, 12)
+    bot = make_bot("strong", exchange_samples=90, batch=0, equity=0.0, sit_out_cost=0.0)
+    options = bot.explain(view, random.Random(5))
+    worlds = sample_exchange_worlds(view, random.Random(5), 90)
+    candidates = exchange_candidates(view, every_subset=True)
+    values = screen_exchange(view, worlds, candidates, 8, 30, 1.0)
+    assert {o.action: o.expected_delta for o in options} == {
+        (SIT_OUT if c is None else exchange_action(c)): v[0] for c, v in values.items()
+    }

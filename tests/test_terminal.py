@@ -443,6 +443,8 @@ def test_bot_names_and_levels() -> None:
     assert used == "random" and bot.name == "random"
     used, bot = resolve_bot("hard")
     assert used == "hard" and bot.name == "strong"
+    # A seeded match replays exactly: its bots play at their sample budgets, not by the clock.
+    assert bot.deadline is not None and resolve_bot("expert", timed=False)[1].deadline is None
     with pytest.raises(ValueError, match="no-such-bot"):
         resolve_bot("no-such-bot")
     with pytest.raises(ValueError, match="never offered at a table"):

@@ -108,6 +108,8 @@ class JobSpec:
     start: int
     stop: int
     save: bool = False
+    clock: bool = False
+    """Levels keep their deadlines by the clock (else their sample budgets alone decide)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -153,7 +155,7 @@ def _player_names(bots: tuple[str, ...], rotation: int) -> list[str]:
     return [f"{bots[entry_at_seat(seat, rotation)]}#{entry_at_seat(seat, rotation)}" for seat in range(SEATS)]
 
 
-def _make_seat(name: str) -> tuple[Any, bool]:
+def _make_seat(name: str, clock: bool = False) -> tuple[Any, bool]:
     """The player at a seat named ``name``, and whether it is the oracle.
 
     The oracle is its own kind of seat (:class:`~sobedesce.bots.oracle.OracleSeat`, handed a
@@ -166,7 +168,7 @@ def _make_seat(name: str) -> tuple[Any, bool]:
 
     if bot_key(name) == OracleSeat.name:
         return OracleSeat(), True
-    return make_bot(name), False
+    return make_bot(name, timed=clock), False
 
 
 def play_job(spec: JobSpec) -> JobResult:
@@ -180,7 +182,7 @@ def play_job(spec: JobSpec) -> JobResult:
     """
     rotation = spec.rotation
     # One player object per entry, so that entries of the same name stay separate.
-    made = [_make_seat(spec.bots[entry_at_seat(seat, rotation)]) for seat in range(SEATS)]
+    made = [_make_seat(spec.bots[entry_at_seat(seat, rotation)], spec.clock) for seat in range(SEATS)]
     seats = [player for player, _oracle in made]
     oracles = frozenset(seat for seat, (_player, oracle) in enumerate(made) if oracle)
     result = JobResult(block=spec.block, rotation=rotation, start=spec.start)

@@ -59,13 +59,15 @@ def check_bots(bots: Sequence[str]) -> tuple[str, ...]:
     return names
 
 
-def plan_jobs(bots: Sequence[str], rules: str, deals: int, seed: int, block: int, save: bool) -> list[JobSpec]:
+def plan_jobs(
+    bots: Sequence[str], rules: str, deals: int, seed: int, block: int, save: bool, clock: bool = False
+) -> list[JobSpec]:
     """One job per (block of deals, rotation), block by block."""
     specs = []
     for number, start in enumerate(range(0, deals, block)):
         stop = min(start + block, deals)
         for rotation in range(SEATS):
-            specs.append(JobSpec(tuple(bots), rules, seed, number, rotation, start, stop, save))
+            specs.append(JobSpec(tuple(bots), rules, seed, number, rotation, start, stop, save, clock))
     return specs
 
 
@@ -95,6 +97,8 @@ class ArenaResult:
     jobs: list[JobResult]
     """Every job's raw result, ordered by (block, rotation)."""
     elapsed_s: float = 0.0
+    clock: bool = False
+    """Whether the bots kept their levels' deadlines by the clock (``--clock``)."""
 
     @property
     def rounds(self) -> int:
@@ -161,6 +165,7 @@ class ArenaResult:
             "deals": self.deals,
             "seed": self.seed,
             "block": self.block,
+            "clock": self.clock,
             "rounds": self.rounds,
             "matches": self.matches,
             "matches_unfinished": sum(not m.finished for job in self.jobs for m in job.matches),
@@ -241,6 +246,7 @@ def run_arena(
     save: str | os.PathLike[str] | None = None,
     ray: str | None = None,
     progress: Progress | None = None,
+    clock: bool = False,
 ) -> ArenaResult:
     """Play ``deals`` duplicate deals between four bots and gather the results.
 
@@ -248,7 +254,9 @@ def run_arena(
     number of worker processes (default: all cores; 1 plays in this process).  ``ray`` is a
     Ray address, or ``"local"`` to start a local Ray; an already initialised Ray is reused.
     ``save`` is a directory to write every match's record into.  The result does not depend
-    on ``jobs`` or ``ray``, only on the bots, rules, deals, seed and block.
+    on ``jobs`` or ``ray``, only on the bots, rules, deals, seed and block: the levels
+    (``expert``…) play at their sample budgets, without their deadlines.  With ``clock`` they
+    keep their deadlines by the clock, as at a table, and the result depends on the machine.
 
     A bot that breaks the rules or raises voids that round (its match ends there) and the
     other games go on; at the end :class:`BotFailure` is raised naming the bot, with every
@@ -271,7 +279,7 @@ def run_arena(
             out_dir.mkdir(parents=True, exist_ok=True)
         except OSError as error:
             raise ArenaError(f"cannot create {out_dir}: {error.strerror}") from None
-    specs = plan_jobs(names, preset, deals, seed, block, out_dir is not None)
+    specs = plan_jobs(names, preset, deals, seed, block, out_dir is not None, clock)
     total = deals * SEATS
     done = 0
     began = time.perf_counter()
@@ -294,7 +302,7 @@ def run_arena(
         if progress is not None:
             progress(done, total)
     results.sort(key=lambda r: (r.block, r.rotation))
-    outcome = ArenaResult(names, preset, deals, seed, block, results, time.perf_counter() - began)
+    outcome = ArenaResult(names, preset, deals, seed, block, results, time.perf_counter() - began, clock)
     errors = [line for job in results for line in job.errors]
     if errors:
         more = f" (and {len(errors) - 1} more failed rounds)" if len(errors) > 1 else ""

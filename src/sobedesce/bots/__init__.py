@@ -15,6 +15,7 @@ from typing import Any
 
 from .base import Bot, Option
 from .basic import BasicBot
+from .beginner import BeginnerBot
 from .oracle import OracleSeat
 from .random_bot import RandomBot
 from .strong import StrongBot
@@ -24,7 +25,9 @@ __all__ = [
     "ENTRY_POINT_GROUP",
     "LAZY_BOTS",
     "LEVELS",
+    "LEVEL_DEADLINE",
     "BasicBot",
+    "BeginnerBot",
     "Bot",
     "Option",
     "OracleSeat",
@@ -48,20 +51,41 @@ LAZY_BOTS: dict[str, tuple[str, str, str]] = {
 # class name cannot, so ``strong:play_samples=100`` is never read as a class.
 _CLASS_SPEC = re.compile(r"^\s*([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*):([A-Z]\w*)\s*(?::(.*))?$", re.S)
 
-BOTS: dict[str, Callable[..., Bot]] = {"random": RandomBot, "basic": BasicBot, "strong": StrongBot}
+BOTS: dict[str, Callable[..., Bot]] = {
+    "random": RandomBot,
+    "beginner": BeginnerBot,
+    "basic": BasicBot,
+    "strong": StrongBot,
+}
 
-# Difficulty levels offered to people at a table, mapped onto bots and settings.
+LEVEL_DEADLINE = 0.8
+"""Seconds per decision, by the clock, for the levels a table offers (``deadline``)."""
+
+# Difficulty levels offered to people at a table, mapped onto bots and settings.  A level's
+# ``deadline`` is dropped when a bot is made with ``timed=False`` (its sample budget alone
+# then decides, reproducibly by seed).
 LEVELS: dict[str, tuple[str, dict[str, Any]]] = {
-    "easy": ("basic", {}),
-    "hard": ("strong", {"play_samples": 16, "exchange_samples": 60, "trump_samples": 30}),
-    "expert": ("strong", {}),
+    "easy": ("beginner", {}),
+    "hard": (
+        "strong",
+        {"play_samples": 16, "exchange_samples": 60, "trump_samples": 30, "deadline": LEVEL_DEADLINE},
+    ),
+    "expert": ("strong", {"deadline": LEVEL_DEADLINE}),
 }
 
 
-def make_bot(name: str, **settings: Any) -> Bot:
+def make_bot(name: str, *, timed: bool = True, **settings: Any) -> Bot:
     """A bot by name (``random``, ``basic``, ``strong``, ``openspiel-ismcts``, a plug-in's) or
     level (``easy``…).  The ``oracle`` is not a bot (it sees every card): the arena seats it
     by that name; :class:`OracleSeat` builds one for direct use.
+
+    A level's bot keeps a deadline by the clock (``LEVEL_DEADLINE``); with ``timed=False``
+    it plays at its sample budget only, so that its decisions depend on the seed alone (the
+    arena's default, and the terminal's with ``--seed``).  A ``deadline`` written in the name
+    or passed as a setting is always kept.
+
+    >>> make_bot("expert").deadline, make_bot("expert", timed=False).deadline
+    (0.8, None)
 
     Settings can also follow the name, each after a colon, so that one text names a tuned
     bot wherever a bot name is taken (the arena's ``--bots``):
@@ -88,6 +112,8 @@ def make_bot(name: str, **settings: Any) -> Bot:
             )
         if key in LEVELS:
             key, defaults = LEVELS[key]
+            if not timed:
+                defaults = {k: v for k, v in defaults.items() if k != "deadline"}
             settings = {**defaults, **settings}
         factory = _find_factory(key, name)
     return _build(factory, key, name, pairs, settings)

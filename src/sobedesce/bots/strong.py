@@ -12,15 +12,37 @@ of its chance of winning the match (``_equity``).  With ``match_aware`` (off by 
 simulated round that ends the match is valued by the seat's riscos instead of its change.
 
 Every legal discard is an exchange option (screened by successive halving on common
-worlds).  The thinking budget is the number of sampled deals per decision.  An optional
-``time_limit`` (seconds) caps those numbers with a fixed cost model — a rough, hard-coded
-number of microseconds per sample for each kind of decision — and never reads the clock: the
-same view, rng and settings give the same decision on any machine, however fast or loaded.
+worlds).  The search is anytime: it samples its deals in batches of about ``batch``
+play-outs (``batch`` divided by the number of options, at least one deal) and plays every
+option out on each batch (the same deals for all options, so comparisons stay paired).  Two
+limits stop it, whichever comes first:
+
+- the **sample budget** (``play_samples``, ``exchange_samples``, ``trump_samples``): without a
+  deadline this alone decides, so the same view, rng and settings give the same decision on
+  any machine, however fast or loaded (the arena's default, and the terminal's with
+  ``--seed``);
+- the **deadline** (``deadline``, seconds per decision from the call, kept by the clock,
+  ``time.perf_counter`` unless a ``clock`` callable is injected): after each batch it checks
+  that one more batch, taking ``MARGIN`` times as long as the longest so far, would end before
+  the deadline; when it would not, the bot answers with the best option on the deals evaluated
+  so far.  At least one batch is always evaluated; if not one deal was found, the basic policy
+  answers.  The exchange's screening stage stops at half the deadline so that the kept
+  options get the other half.  The levels a table offers use a deadline (``LEVELS``).
+
+``batch=0`` draws every sample of a decision at once (no deadline then): the fourth round's
+search exactly, by which the figures measured before the clock can be reproduced.
+
+``time_limit`` (seconds, optional) is not a clock either: it caps the budgets by a fixed cost
+model (a rough, hard-coded number of microseconds per sample for each kind of decision), so
+a run with it is still reproducible by seed.
 """
 
 from __future__ import annotations
 
 import random
+import time
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from sobedesce.core import SIT_OUT, Action, Phase, Play, SeatView
 from sobedesce.core.cards import Suit
@@ -34,7 +56,6 @@ from ._search import (
     sample_exchange_worlds,
     sample_play_worlds,
     sample_trump_decks,
-    screen_exchange,
 )
 from .base import Option
 from .basic import BasicBot, exchange_action, trump_action
@@ -61,6 +82,9 @@ class StrongBot:
         equity_from: int = 8,
         play_evidence: bool = True,
         play_oversample: int = 4,
+        deadline: float | None = None,
+        batch: int = 100,
+        clock: Callable[[], float] | None = None,
     ) -> None:
         budgets = {
             "play_samples": play_samples,
@@ -75,6 +99,15 @@ class StrongBot:
                 raise ValueError(f"{setting} must be at least 1, not {value}")
         if time_limit is not None and time_limit <= 0:
             raise ValueError(f"time_limit must be positive seconds or none, not {time_limit}")
+        if deadline is not None and deadline <= 0:
+            raise ValueError(f"deadline must be positive seconds or none, not {deadline}")
+        if batch < 0:
+            raise ValueError(f"batch must be at least 1 (or 0: every sample at once), not {batch}")
+        if batch == 0 and deadline is not None:
+            raise ValueError("batch=0 draws every sample at once, so it cannot keep a deadline")
+        self.deadline = deadline
+        self.batch = batch
+        self.clock: Callable[[], float] = clock or time.perf_counter
         self.play_evidence = play_evidence
         self.play_oversample = play_oversample
         self.equity_from = equity_from
@@ -107,11 +140,13 @@ class StrongBot:
         legal = view.legal_actions
         if not legal:
             return []
+        # The deadline counts from here: preparing the options is part of the decision.
+        watch = Stopwatch(self.deadline, self.clock)
         if view.phase == Phase.TRUMP:
-            return self._trump(view, rng)
+            return self._trump(view, rng, watch)
         if view.phase == Phase.EXCHANGE:
-            return self._exchange(view, rng)
-        return self._play(view, rng)
+            return self._exchange(view, rng, watch)
+        return self._play(view, rng, watch)
 
     def _equity(self, view: SeatView) -> float:
         """The weight of match equity in the objective: none until some score is within
@@ -127,11 +162,30 @@ class StrongBot:
             return n
         return max(4, min(n, int(self.time_limit * 1e6 / max(cost, 1))))
 
-    def _trump(self, view: SeatView, rng: random.Random) -> list[Option]:
+    def _deals_per_batch(self, n: int, options: int) -> int:
+        """Deals per batch: about ``batch`` play-outs, at least one deal (``batch=0``: all)."""
+        return max(1, self.batch // options) if self.batch else n
+
+    def _fallback(self, view: SeatView, rng: random.Random) -> list[Option]:
+        """Not one batch found a deal: the basic policy's choice first, then the rest."""
+        choice = self._basic.act(view, rng)
+        rest = [a for a in view.legal_actions if a != choice]
+        return [Option(choice, 0.0, "basic's choice: no sampled deal in time")] + [Option(a, 0.0) for a in rest]
+
+    def _trump(self, view: SeatView, rng: random.Random, watch: Stopwatch) -> list[Option]:
         options = [0, 1, 2, 3] + ([4] if view.rules.turn_up_allowed else [])
         n = self._scale(self.trump_samples, 400 * len(options))
-        decks = sample_trump_decks(view, rng, n)
-        values = evaluate_trump(view, decks, options, self.rivalry, self.match_aware, self._equity(view))
+        means = Means()
+        done = 0
+        while done < n:
+            size = min(self._deals_per_batch(n, len(options)), n - done)
+            decks = sample_trump_decks(view, rng, size)
+            done += size
+            values = evaluate_trump(view, decks, options, self.rivalry, self.match_aware, self._equity(view))
+            means.add(values, len(decks))
+            if not watch.lap():
+                break
+        values = means.values()
         ranked = sorted(values.items(), key=lambda item: item[1][1])
         return [
             Option(
@@ -142,11 +196,10 @@ class StrongBot:
             for o, v in ranked
         ]
 
-    def _exchange(self, view: SeatView, rng: random.Random) -> list[Option]:
+    def _exchange(self, view: SeatView, rng: random.Random, watch: Stopwatch) -> list[Option]:
         candidates = exchange_candidates(view, every_subset=self.wide_exchange)
         width = min(len(candidates), self.exchange_keep + 1) if self.wide_exchange else len(candidates)
         n = self._scale(self.exchange_samples, 300 * width)
-        worlds = sample_exchange_worlds(view, rng, n, weighted=self.inference)
         sit_bias = 0.0
         if None in candidates and self.sit_out_cost:
             # Sitting out uses up one of the allowed sit-outs in a row: the next round may
@@ -154,21 +207,48 @@ class StrongBot:
             streak = view.sat_out_streaks[view.seat] + 1
             factor = 1.0 if streak >= view.rules.max_sit_outs_in_row else 0.3
             sit_bias = self.sit_out_cost * factor
-        if self.wide_exchange:
-            screen = min(self.exchange_screen, max(4, len(worlds) // 3))
-            values = screen_exchange(
-                view,
-                worlds,
-                candidates,
-                self.exchange_keep,
-                screen,
-                self.rivalry,
-                self.match_aware,
-                self._equity(view),
-                {None: sit_bias},
-            )
-        else:
-            values = evaluate_exchange(view, worlds, candidates, self.rivalry, self.match_aware, self._equity(view))
+        equity = self._equity(view)
+        means = Means()
+        done = 0
+        # Successive halving on common worlds: every option on the first ``screen`` worlds
+        # (within half the deadline), then the ``exchange_keep`` best and sitting out on the
+        # rest; every value is over all the worlds its option saw.
+        screen = min(self.exchange_screen, max(4, n // 3))
+        screening = self.wide_exchange and len(candidates) > self.exchange_keep and n > screen
+        stage_end = screen if screening else n
+        options: Sequence[int | None] = candidates
+        # ``batch=0``: every world drawn at once, split into the screen and the rest (the
+        # fourth round's search exactly).
+        everything = sample_exchange_worlds(view, rng, n, weighted=self.inference) if not self.batch else None
+        while done < n:
+            size = min(self._deals_per_batch(n, len(options)), stage_end - done)
+            if everything is None:
+                worlds = sample_exchange_worlds(view, rng, size, weighted=self.inference)
+            else:
+                worlds = everything[done : done + size]
+            done += size
+            values = evaluate_exchange(view, worlds, options, self.rivalry, self.match_aware, equity)
+            means.add(values, sum(w for w, _ in worlds))
+            more = watch.lap()
+            if done >= stage_end or not more or not watch.lap_fits(0.5):
+                if screening and means.weight > 0.0 and more:
+                    # The screen is over: keep the best options for the other worlds.
+                    first = means.values()
+                    ranked = sorted(options, key=lambda o: first[o][1] + (sit_bias if o is None else 0.0))
+                    survivors = ranked[: self.exchange_keep]
+                    if None in options and None not in survivors:
+                        survivors.append(None)
+                    options = survivors
+                    means.keep(options)
+                    watch.batch = 0.0  # fewer options: batches of this stage are shorter
+                    screening = False
+                    stage_end = n
+                    continue
+                if not more:
+                    break
+        if means.weight <= 0.0:
+            return self._fallback(view, rng)
+        values = means.values()
         if None in values and sit_bias:
             own, obj = values[None]
             values[None] = (own, obj + sit_bias)
@@ -179,22 +259,101 @@ class StrongBot:
             out.append(Option(action, value[0], note + _rank_note(value[1])))
         return out
 
-    def _play(self, view: SeatView, rng: random.Random) -> list[Option]:
+    def _play(self, view: SeatView, rng: random.Random, watch: Stopwatch) -> list[Option]:
         cards = [a.card for a in view.legal_actions]  # type: ignore[attr-defined]
         ctx = PlayContext(view)
         n = self._scale(self.play_samples, 150 * len(cards) + 60 * self.play_oversample)
-        worlds = sample_play_worlds(
-            ctx, rng, n, weighted=self.inference, evidence=self.play_evidence, oversample=self.play_oversample
-        )
-        if not worlds:
-            worlds = sample_play_worlds(ctx, rng, max(4, n // 4), weighted=False, max_tries=n * 200)
-        if not worlds:
+        equity = self._equity(view)
+        means = Means()
+        done = 0
+        while done < n:
+            size = min(self._deals_per_batch(n, len(cards)), n - done)
+            worlds = sample_play_worlds(
+                ctx, rng, size, weighted=self.inference, evidence=self.play_evidence, oversample=self.play_oversample
+            )
+            done += size
+            if not worlds and means.weight <= 0.0:
+                # Nothing consistent with the weights yet: any consistent deal will do.
+                worlds = sample_play_worlds(ctx, rng, max(4, n // 4), weighted=False, max_tries=n * 200)
+                done = n
+            if worlds:
+                values = evaluate_play(ctx, worlds, cards, self.rivalry, self.match_aware, equity)
+                means.add(values, sum(w for w, _ in worlds))
+            if not watch.lap():
+                break
+        if means.weight <= 0.0:
             return [Option(Play.of(c), 0.0, "no consistent deal found") for c in cards]
-        values = evaluate_play(ctx, worlds, cards, self.rivalry, self.match_aware, self._equity(view))
+        values = means.values()
         return [
             Option(Play.of(c), v[0], _rank_note(v[1]).lstrip("; "))
             for c, v in sorted(values.items(), key=lambda item: item[1][1])
         ]
+
+
+MARGIN = 1.25
+"""A batch is expected to take up to this many times the longest one so far (a loaded machine
+makes batch times vary)."""
+
+
+class Stopwatch:
+    """A decision's deadline, kept by ``clock`` (seconds); without a deadline, never out.
+
+    ``lap()`` is called after each batch: it times the batch and tells whether another batch,
+    as long as the longest one so far (times ``MARGIN``), would still end before the
+    deadline."""
+
+    def __init__(self, deadline: float | None, clock: Callable[[], float]) -> None:
+        self.deadline = deadline
+        self.clock = clock
+        self.start = clock() if deadline is not None else 0.0
+        self.last = self.start
+        self.batch = 0.0
+
+    def lap(self) -> bool:
+        return self.lap_fits(1.0, tick=True)
+
+    def lap_fits(self, share: float, tick: bool = False) -> bool:
+        """Whether one more batch fits within ``share`` of the deadline (``tick``: a batch
+        has just ended, time it)."""
+        if self.deadline is None:
+            return True
+        if tick:
+            now = self.clock()
+            self.batch = max(self.batch, now - self.last)
+            self.last = now
+        return self.last - self.start + MARGIN * self.batch <= self.deadline * share
+
+
+class Means:
+    """Weighted means of (own change, objective) per option, accumulated batch by batch."""
+
+    def __init__(self) -> None:
+        self.sums: dict[Any, list[float]] = {}
+        self.weight = 0.0
+        self.first: dict[Any, tuple[float, float]] | None = None
+        """The first batch's values, returned as they are while there is no other batch."""
+        self.batches = 0
+
+    def add(self, values: dict[Any, tuple[float, float]], weight: float) -> None:
+        if weight <= 0.0:
+            return
+        self.batches += 1
+        if self.batches == 1:
+            self.first = dict(values)
+        for option, (own, obj) in values.items():
+            acc = self.sums.setdefault(option, [0.0, 0.0, 0.0])
+            acc[0] += own * weight
+            acc[1] += obj * weight
+            acc[2] += weight
+        self.weight += weight
+
+    def keep(self, options: Sequence[Any]) -> None:
+        self.sums = {o: self.sums[o] for o in options if o in self.sums}
+
+    def values(self) -> dict[Any, tuple[float, float]]:
+        if self.batches == 1 and self.first is not None:
+            return {o: self.first[o] for o in self.sums}
+        return {o: (a[0] / a[2], a[1] / a[2]) for o, a in self.sums.items() if a[2] > 0.0}
 
 
 def _rank_note(objective: float) -> str:

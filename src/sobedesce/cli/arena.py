@@ -54,6 +54,12 @@ def register(subparsers: Any) -> None:
         help="run the jobs as Ray tasks on the cluster at ADDRESS ('local' starts a local Ray; "
         "needs pip install 'sobe-e-desce[cluster]')",
     )
+    parser.add_argument(
+        "--clock",
+        action="store_true",
+        help="levels (expert, hard) keep their deadline per decision by the clock, as at a table; "
+        "by default they play at their sample budget, so that the results depend on the seed alone",
+    )
     parser.add_argument("--no-progress", action="store_true", help="no progress bar, even on a terminal")
     parser.set_defaults(run=run)
 
@@ -117,6 +123,7 @@ def run(args: argparse.Namespace) -> int:
                 save=args.save,
                 ray=args.ray,
                 progress=progress,
+                clock=args.clock,
             )
     except ArenaError as error:
         return _fail(str(error))
@@ -173,6 +180,7 @@ def _print_tables(summary: dict[str, Any]) -> None:
     title = (
         f"{summary['rules']} rules, {summary['deals']} duplicate deals x 4 rotations = {summary['rounds']} rounds, "
         f"{summary['matches']} completed matches, seed {summary['seed']}"
+        + (", bots by the clock" if summary.get("clock") else "")
     )
 
     def table(heading: str, rows: list[tuple[str, dict[str, Any]]]) -> Table:

@@ -120,7 +120,9 @@ def run(args: argparse.Namespace) -> int:
     used: list[str] = []
     for i, name in enumerate(wanted, start=1):
         try:
-            level, bot = resolve_bot(name)
+            # A seeded match replays exactly (and --resume goes on exactly): its bots play at
+            # their sample budgets, not by the clock.
+            level, bot = resolve_bot(name, timed=seed is None)
         except ValueError as error:
             return fail(str(error))
         bots[(human + i) % 4] = bot

@@ -744,7 +744,7 @@ class Tables:
                 else:
                     stand_in = None if due in driver.bots else self._bot(self.settings.stand_in)
                     bot = driver.bots.get(due, stand_in)
-                    if getattr(bot, "name", "") in ("random", "basic"):
+                    if getattr(bot, "name", "") in ("random", "basic", "beginner"):
                         action = driver.bot_action(stand_in)
                     else:
                         action = await asyncio.to_thread(driver.bot_action, stand_in)

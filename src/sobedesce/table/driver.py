@@ -66,15 +66,18 @@ HINT_BOTS = ("strong", "basic")
 """The bots that give a hint, in turn: the next answers only if one fails to explain."""
 
 
-def resolve_bot(name: str) -> tuple[str, Bot]:
+def resolve_bot(name: str, timed: bool = True) -> tuple[str, Bot]:
     """``(key, bot)``: the bot or level called ``name`` and the key it is known by; an unknown
-    name raises ``ValueError`` with the registry's message."""
+    name raises ``ValueError`` with the registry's message.
+
+    ``timed``: a level keeps its deadline per decision by the clock; without it (a seeded
+    match, which promises to replay exactly) it plays at its sample budget only."""
     key = bot_key(name)  # a plug-in's ``package.module:ClassName`` keeps its spelling
     if key == "oracle":
         raise ValueError(
             "the oracle sees every card: it measures the others in the arena and is never offered at a table"
         )
-    return key, make_bot(key)
+    return key, make_bot(key, timed=timed)
 
 
 def bot_label(number: int, level: str) -> str:
