@@ -310,6 +310,10 @@ class Cluster:
         if isinstance(message, Act):
             request = message.model_dump(exclude_none=True)
             link.pending = request
+            if link.relocating or link.owner == self.node:
+                # The table is moving to its new owner (this process lost it): the relocation
+                # sends this decision there once the connection is back at the table.
+                return True
         elif isinstance(message, (Hint, Leave)):
             request = message.model_dump(exclude_none=True)
         else:
@@ -350,10 +354,15 @@ class Cluster:
             if owner is not None:
                 link.owner = owner
                 link.rejoining = quiet
-                commands = [request] + ([link.pending] if link.pending is not None else [])
+                sent = link.pending
+                commands = [request] + ([sent] if sent is not None else [])
                 for command in commands:
                     if not await self.bus.send_now(owner, self._command(client, command)):
                         raise ServerError("unavailable", "the table's server went away")
+                late = link.pending
+                if late is not None and late is not sent:
+                    # A decision that arrived while the connection was rejoining.
+                    await self.bus.send_now(owner, self._command(client, late))
                 return
             # This process holds the table now: the connection is at it as any local one.
             client.link = None
