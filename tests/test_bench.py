@@ -23,6 +23,8 @@ def test_bench_json_reports_rounds_and_costs(rules: str) -> None:
     assert done.returncode == 0, done.stderr
     result = json.loads(done.stdout)
     assert result["rules"] == rules
+    # The build measured is the one this test imports (pure from source, compiled from the mypyc wheel).
+    assert result["build"] == bench.engine_build() in ("pure", "compiled")
     assert result["sobedesce_rounds_per_s"] > 0
     # A round has a trump choice, four play-or-sit-out decisions and some plays.
     assert 5 <= result["sobedesce_decisions_per_round"] <= 25
@@ -31,6 +33,30 @@ def test_bench_json_reports_rounds_and_costs(rules: str) -> None:
     if result["openspiel_euchre_games_per_s"] is not None:
         expected = result["sobedesce_rounds_per_s"] / result["openspiel_euchre_games_per_s"]
         assert result["ratio"] == pytest.approx(expected, rel=0.01)
+    strong = result["strong_bot"]
+    assert strong["rounds"] >= 1 and strong["decisions"] >= 5 * strong["rounds"]
+    assert 1 <= strong["choices"] <= strong["decisions"]
+    assert strong["decisions_per_s"] == pytest.approx(strong["decisions"] / strong["seconds"], rel=0.05)
+
+
+def test_bench_text_names_the_build_and_the_strong_bot() -> None:
+    done = run_cli("bench", "--quick", "--seconds", "0.2")
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0].startswith(f"build: {bench.engine_build()} ")
+    assert any(line.startswith("Strong bot, default budget") and "decisions/s" in line for line in lines)
+
+
+def test_engine_build_follows_the_game_module(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(bench._game, "__file__", "/x/sobedesce/core/game.cpython-311-x86_64-linux-gnu.so")
+    assert bench.engine_build() == "compiled"
+    monkeypatch.setattr(bench._game, "__file__", "/x/sobedesce/core/game.py")
+    assert bench.engine_build() == "pure"
+
+
+def test_strong_bot_speed_plays_whole_rounds() -> None:
+    speed = bench.strong_bot_speed("table", seconds=0.0, seed=2)
+    assert speed["rounds"] == 1 and speed["decisions"] >= 5 and speed["seconds"] > 0
 
 
 def test_runner_plays_whole_rounds() -> None:
@@ -66,7 +92,7 @@ def test_bench_server_plays_tables_and_stores_every_decision() -> None:
     [
         (["server", "--tables", "0"], "--tables must be positive"),
         (["server", "--seconds", "-1"], "--seconds must be positive"),
-        (["server", "--processes", "2"], "--processes > 1 needs --redis (not available yet)"),
+        (["server", "--processes", "2"], "--processes > 1 needs Redis between the processes"),
         (["--tables", "3"], "--tables is for the server benchmark"),
     ],
 )

@@ -5,12 +5,15 @@ Both games are driven the same way through their public APIs: every decision is 
 uniformly from ``legal_actions()``; chance is the deck shuffle for us and the dealing chance
 nodes for euchre (4 players, 5-card hands, a trump choice: the nearest peer OpenSpiel has).
 The two are measured in alternating slices, by CPU time of this process, so that a busy
-machine slows neither more than the other.
+machine slows neither more than the other.  Beside them, the strong bot's decisions per second
+at its default budget (what a user of the bots feels), and which build of the engine was
+measured: ``pure`` Python or ``compiled`` by mypyc (``SOBEDESCE_COMPILE=1`` at build time).
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib.machinery
 import json
 import random
 import statistics
@@ -19,9 +22,19 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from sobedesce.core import PRESETS, Match, Round
+from sobedesce.core import PRESETS, Match, Round, seat_view
+from sobedesce.core import game as _game
 
 PEER = "euchre"
+# The ratio to OpenSpiel euchre each build aims at (issue 14).
+TARGET_RATIO = {"pure": 0.9, "compiled": 2.0}
+
+
+def engine_build() -> str:
+    """``"compiled"`` when the engine's round and match (``sobedesce.core.game``) were imported
+    from a C extension (the mypyc build: ``SOBEDESCE_COMPILE=1``), else ``"pure"``."""
+    path = getattr(_game, "__file__", None) or ""
+    return "compiled" if path.endswith(tuple(importlib.machinery.EXTENSION_SUFFIXES)) else "pure"
 
 
 def register(subparsers: Any) -> None:
@@ -73,6 +86,13 @@ def register(subparsers: Any) -> None:
         "--processes", type=int, default=None, metavar="P", help="server processes (default 1; more need --redis)"
     )
     server.add_argument(
+        "--redis",
+        metavar="URL",
+        default=None,
+        help="Redis between the server processes (default: $SOBEDESCE_REDIS_URL); with --processes P and a "
+        "PostgreSQL --db, P processes are measured against one in the same run",
+    )
+    server.add_argument(
         "--client-processes",
         type=int,
         default=None,
@@ -83,7 +103,7 @@ def register(subparsers: Any) -> None:
     parser.set_defaults(run=run)
 
 
-SERVER_OPTIONS = ("tables", "warmup", "think", "db", "processes", "client_processes")
+SERVER_OPTIONS = ("tables", "warmup", "think", "db", "processes", "redis", "client_processes")
 
 
 def sobedesce_round_runner(rules: str, seed: int) -> Callable[[float], tuple[int, int, float]]:
@@ -117,7 +137,7 @@ def sobedesce_round_runner(rules: str, seed: int) -> Callable[[float], tuple[int
 
 def euchre_game_runner(seed: int) -> Callable[[float], tuple[int, int, float]] | None:
     try:
-        import pyspiel  # type: ignore[import-not-found]
+        import pyspiel
     except ImportError:
         return None
     game = pyspiel.load_game(PEER)
@@ -209,7 +229,7 @@ def euchre_decision_costs(seed: int, budget: float) -> dict[str, float] | None:
         return None
     game = pyspiel.load_game(PEER)
     rng = random.Random(seed)
-    positions = []
+    positions: list[Any] = []
     while len(positions) < 2000:
         state = game.new_initial_state()
         while not state.is_terminal():
@@ -225,6 +245,42 @@ def euchre_decision_costs(seed: int, budget: float) -> dict[str, float] | None:
         rng,
         budget,
     )
+
+
+def strong_bot_speed(rules: str, seconds: float, seed: int) -> dict[str, Any]:
+    """The strong bot at its default budget in every seat, through whole rounds dealt from
+    ``seed`` until ``seconds`` of CPU time have passed (at least one round): its decisions
+    (every ``act`` call, forced ones included) and choices (decisions with more than one
+    legal action) per second of CPU time."""
+    from sobedesce.bots import make_bot
+
+    bot = make_bot("strong")
+    rng = random.Random(seed)
+    match = Match(rules)
+    rounds = decisions = choices = 0
+    clock = time.process_time
+    spent = 0.0
+    while rounds == 0 or spent < seconds:
+        if match.is_over:
+            match = Match(rules)
+        match.deal(rng=rng)
+        while (seat := match.current_seat) is not None:
+            view = seat_view(match, seat)
+            start = clock()
+            action = bot.act(view, rng)
+            spent += clock() - start
+            decisions += 1
+            choices += len(view.legal_actions) > 1
+            match.apply(action)
+        rounds += 1
+    return {
+        "rounds": rounds,
+        "decisions": decisions,
+        "choices": choices,
+        "seconds": round(spent, 3),
+        "decisions_per_s": round(decisions / spent, 2),
+        "ms_per_choice": round(spent / max(choices, 1) * 1e3, 2),
+    }
 
 
 def measure(rules: str, seconds: float, seed: int) -> dict[str, Any]:
@@ -249,6 +305,7 @@ def measure(rules: str, seconds: float, seed: int) -> dict[str, Any]:
     peer_rate = statistics.median(peer_rates) if peer_rates else None
     cost_budget = max(0.2, seconds / 6)
     return {
+        "build": engine_build(),
         "rules": rules,
         "seconds_each": seconds,
         "sobedesce_rounds_per_s": round(our_rate, 1),
@@ -261,6 +318,7 @@ def measure(rules: str, seconds: float, seed: int) -> dict[str, Any]:
             if (costs := euchre_decision_costs(seed, cost_budget)) is not None
             else None
         ),
+        "strong_bot": strong_bot_speed(rules, seconds, seed),
         "python": sys.version.split()[0],
     }
 
@@ -286,6 +344,7 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(result))
         return 0
+    print(f"build: {result['build']} (sobedesce.core compiled by mypyc: {result['build'] == 'compiled'})")
     print(f"Random play, {args.rules} rules, {seconds:g} s each, alternating slices (median)")
     print(
         f"  sobedesce:         {result['sobedesce_rounds_per_s']:>10,.0f} rounds/s "
@@ -295,11 +354,18 @@ def run(args: argparse.Namespace) -> int:
         print("  OpenSpiel euchre:  not installed (pip install 'sobe-e-desce[bench]' to measure the peer)")
     else:
         print(f"  OpenSpiel euchre:  {result['openspiel_euchre_games_per_s']:>10,.0f} games/s")
-        print(f"  ratio:             {result['ratio']:>10.2f} x (target >= 1.0)")
+        target = TARGET_RATIO[result["build"]]
+        print(f"  ratio:             {result['ratio']:>10.2f} x (target >= {target} for the {result['build']} build)")
     print("Cost per decision (ns):         legal_actions()   copy+apply")
     ours = result["sobedesce"]
     print(f"  sobedesce                       {ours['legal_actions_ns']:>10,.0f}   {ours['copy_apply_ns']:>10,.0f}")
     peer = result["openspiel_euchre"]
     if peer is not None:
         print(f"  OpenSpiel euchre                {peer['legal_actions_ns']:>10,.0f}   {peer['copy_apply_ns']:>10,.0f}")
+    strong = result["strong_bot"]
+    print(
+        f"Strong bot, default budget, four seats: {strong['decisions_per_s']:,.2f} decisions/s "
+        f"({strong['decisions']} decisions in {strong['rounds']} round(s), {strong['seconds']:.2f} s CPU; "
+        f"{strong['ms_per_choice']:,.0f} ms per choice among several actions)"
+    )
     return 0

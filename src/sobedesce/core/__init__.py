@@ -9,13 +9,13 @@ from .cards import CARDS, Card, CardParseError, Rank, Suit, cards_of, format_car
 from .game import (
     HAND_SIZE,
     TRICKS_PER_ROUND,
-    Match,
     Phase,
     Round,
     check_deck,
     legal_card_mask,
     riscos_for,
 )
+from .match import Match
 from .record import (
     RecordFormatError,
     RecordRuleError,

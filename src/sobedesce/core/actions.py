@@ -9,8 +9,8 @@ True
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, field
-from typing import ClassVar
+from dataclasses import dataclass, field, fields
+from typing import ClassVar, Final
 
 from .cards import CARDS, Card, Suit, format_cards, mask_of, parse_cards
 
@@ -27,11 +27,11 @@ __all__ = [
     "describe",
 ]
 
-KIND_TRUMP = 1
-KIND_TURN = 2
-KIND_SIT_OUT = 3
-KIND_EXCHANGE = 4
-KIND_PLAY = 5
+KIND_TRUMP: Final = 1
+KIND_TURN: Final = 2
+KIND_SIT_OUT: Final = 3
+KIND_EXCHANGE: Final = 4
+KIND_PLAY: Final = 5
 
 
 class IllegalActionError(ValueError):
@@ -50,13 +50,18 @@ class Action:
     __slots__ = ()
     kind: ClassVar[int] = 0
 
+    def __reduce__(self) -> tuple[type[Action], tuple[object, ...]]:
+        # Pickled through the constructor: a frozen dataclass compiled by mypyc cannot be
+        # restored field by field (its fields refuse assignment).  Every action type is one.
+        found = fields(self)  # type: ignore[arg-type]
+        return (type(self), tuple(getattr(self, item.name) for item in found if item.init))
+
 
 @dataclass(frozen=True, slots=True)
 class NameTrump(Action):
     """The chooser names a suit as trump."""
 
     suit: Suit
-    kind: ClassVar[int] = KIND_TRUMP
 
     def __str__(self) -> str:
         return self.suit.letter
@@ -71,8 +76,6 @@ class NameTrump(Action):
 class TurnUp(Action):
     """The chooser turns up the 13th card; its suit is trump (``classic`` only)."""
 
-    kind: ClassVar[int] = KIND_TURN
-
     def __str__(self) -> str:
         return "turn"
 
@@ -80,8 +83,6 @@ class TurnUp(Action):
 @dataclass(frozen=True, slots=True)
 class SitOut(Action):
     """Sit out this round: the hand is put aside and the score does not change."""
-
-    kind: ClassVar[int] = KIND_SIT_OUT
 
     def __str__(self) -> str:
         return "sit out"
@@ -93,7 +94,6 @@ class Exchange(Action):
 
     discard: tuple[Card, ...]
     mask: int = field(init=False, repr=False)
-    kind: ClassVar[int] = KIND_EXCHANGE
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "mask", mask_of(self.discard))
@@ -119,7 +119,6 @@ class Play(Action):
     """Play a card to the trick."""
 
     card: Card
-    kind: ClassVar[int] = KIND_PLAY
 
     def __str__(self) -> str:
         return str(self.card)
@@ -130,12 +129,20 @@ class Play(Action):
         return PLAYS[card if isinstance(card, int) else Card.parse(card)]
 
 
-TRUMP_ACTIONS: tuple[NameTrump, ...] = tuple(NameTrump(suit) for suit in Suit)
-TURN_UP = TurnUp()
+# Each type's ``kind`` is set after its class statement, not in its body: mypyc would make a
+# ``ClassVar`` of a dataclass body a field of the compiled class.
+NameTrump.kind = KIND_TRUMP
+TurnUp.kind = KIND_TURN
+SitOut.kind = KIND_SIT_OUT
+Exchange.kind = KIND_EXCHANGE
+Play.kind = KIND_PLAY
+
+TRUMP_ACTIONS: Final[tuple[NameTrump, ...]] = tuple(NameTrump(suit) for suit in Suit)
+TURN_UP: Final = TurnUp()
 """The one ``TurnUp`` action."""
-SIT_OUT = SitOut()
+SIT_OUT: Final = SitOut()
 """The one ``SitOut`` action."""
-PLAYS: tuple[Play, ...] = tuple(Play(card) for card in CARDS)
+PLAYS: Final[tuple[Play, ...]] = tuple(Play(card) for card in CARDS)
 
 
 def describe(action: Action) -> str:

@@ -1,15 +1,17 @@
-"""The round and match state machines: deal, trump, play-or-sit-out, tricks, scoring, riscos.
+"""The round state machine: deal, trump, play-or-sit-out, tricks, scoring (the match that
+chains rounds is :mod:`sobedesce.core.match`).
 
 Everything here is pure and synchronous.  Hands are bit masks of card indices (see
 :mod:`sobedesce.core.cards`), which keeps legal-move generation and copying cheap enough for
-search bots to simulate thousands of rounds a second.
+search bots to simulate thousands of rounds a second.  In the compiled build (``SOBEDESCE_COMPILE=1``,
+see setup.py) mypyc compiles this module.
 
->>> import random
->>> match = Match(find_rules("classic"))
->>> first = match.deal(rng=random.Random(7))
->>> match.phase
+>>> from sobedesce.core.cards import CARDS
+>>> from sobedesce.core.rules import find_rules
+>>> current = Round(find_rules("classic"), 0, CARDS)
+>>> current.phase
 <Phase.TRUMP: 1>
->>> [str(a) for a in match.legal_actions()]
+>>> [str(a) for a in current.legal_actions()]
 ['S', 'H', 'D', 'C', 'turn']
 """
 
@@ -20,7 +22,7 @@ from collections.abc import Callable, Iterator, Sequence
 from enum import IntEnum
 from functools import partial
 from operator import itemgetter
-from typing import overload
+from typing import TYPE_CHECKING, Final, overload
 
 from .actions import (
     KIND_EXCHANGE,
@@ -38,7 +40,7 @@ from .actions import (
     Play,
     describe,
 )
-from .cards import CARDS, SUIT_MASKS, Card, Suit, cards_of
+from .cards import CARDS, SUIT_MASKS, Card, Suit
 from .logic import (
     ABOVE,
     BEATERS,
@@ -56,7 +58,6 @@ from .logic import (
     first_leader,
     first_packets,
     legal_card_mask,
-    match_winners,
     must_play,
     next_active_seats,
     riscos_for,
@@ -65,12 +66,14 @@ from .logic import (
     trick_seats,
     trick_winner,
 )
-from .rules import CLASSIC, Rules, find_rules
+from .rules import Rules
 
-__all__ = ["HAND_SIZE", "Match", "Phase", "Round", "TRICKS_PER_ROUND", "check_deck", "legal_card_mask", "riscos_for"]
+__all__ = ["HAND_SIZE", "Phase", "Round", "TRICKS_PER_ROUND", "check_deck", "legal_card_mask", "riscos_for"]
 
-HAND_SIZE = 5
-SEATS = 4
+# Module constants are ``Final``: compiled by mypyc, they are C variables instead of names
+# looked up in the module's dictionary at every use.
+HAND_SIZE: Final = 5
+SEATS: Final = 4
 
 
 class Phase(IntEnum):
@@ -91,8 +94,13 @@ class Phase(IntEnum):
         return self.label
 
 
-_TRUMP, _EXCHANGE, _PLAY, _OVER = 1, 2, 3, 4
-_NUMBER_WORDS = ("no", "one", "two", "three", "four", "five")
+_TRUMP: Final = 1
+_EXCHANGE: Final = 2
+_PLAY: Final = 3
+_OVER: Final = 4
+_NUMBER_WORDS: Final = ("no", "one", "two", "three", "four", "five")
+# What this module uses of the cards module (which the compiled build leaves interpreted).
+_CARDS: Final[tuple[Card, ...]] = CARDS
 
 
 def _suit_plays(suit: int) -> tuple[tuple[Play, ...], ...]:
@@ -102,8 +110,31 @@ def _suit_plays(suit: int) -> tuple[tuple[Play, ...], ...]:
     )
 
 
-_SUIT_PLAYS = tuple(_suit_plays(s) for s in range(4))
-_SP0, _SP1, _SP2, _SP3 = _SUIT_PLAYS
+def _suit_cards(suit: int) -> tuple[tuple[Card, ...], ...]:
+    base = 10 * suit
+    return tuple(
+        tuple(_CARDS[base + strength] for strength in range(9, -1, -1) if bits >> strength & 1) for bits in range(1024)
+    )
+
+
+# _SPn[bits] (_SCn[bits]): the plays (the cards) of suit n whose strengths are set in the
+# 10-bit ``bits``, high to low: four lookups turn a mask into the sorted plays (cards).
+_SUIT_PLAYS: Final = tuple(_suit_plays(s) for s in range(4))
+_SP0: Final = _SUIT_PLAYS[0]
+_SP1: Final = _SUIT_PLAYS[1]
+_SP2: Final = _SUIT_PLAYS[2]
+_SP3: Final = _SUIT_PLAYS[3]
+_SUIT_CARDS: Final = tuple(_suit_cards(s) for s in range(4))
+_SC0: Final = _SUIT_CARDS[0]
+_SC1: Final = _SUIT_CARDS[1]
+_SC2: Final = _SUIT_CARDS[2]
+_SC3: Final = _SUIT_CARDS[3]
+
+
+def _hand_cards(mask: int) -> tuple[Card, ...]:
+    """The cards of a mask in hand order (what :func:`~sobedesce.core.cards.cards_of` gives,
+    as a tuple, and compiled with the rest of this module in the compiled build)."""
+    return _SC0[mask & 1023] + _SC1[(mask >> 10) & 1023] + _SC2[(mask >> 20) & 1023] + _SC3[mask >> 30]
 
 
 class ExchangeChoices(Sequence[Action]):
@@ -134,7 +165,7 @@ class ExchangeChoices(Sequence[Action]):
     @overload
     def __getitem__(self, index: slice) -> Sequence[Action]: ...
     def __getitem__(self, index: int | slice) -> Action | Sequence[Action]:
-        if index.__class__ is not int:
+        if type(index) is not int:
             if isinstance(index, slice):
                 return [self[i] for i in range(len(self))[index]]
             index = int(index)
@@ -144,10 +175,13 @@ class ExchangeChoices(Sequence[Action]):
             if index == 0:
                 return SIT_OUT
             index -= 1
-        chosen = self._pickers[index](cards_of(self.hand))
-        action = _object_new(Exchange)
+        chosen = self._pickers[index](_hand_cards(self.hand))
+        mask = 0
+        for card in chosen:
+            mask |= 1 << card
+        action = _new_exchange(Exchange)
         _object_setattr(action, "discard", chosen)
-        _object_setattr(action, "mask", sum(map(_BITS.__getitem__, chosen)))
+        _object_setattr(action, "mask", mask)
         return action
 
     def __iter__(self) -> Iterator[Action]:
@@ -181,11 +215,12 @@ class ExchangeChoices(Sequence[Action]):
         return f"<ExchangeChoices may_sit_out={self.may_sit_out} discard {self.min_discard}..{self.max_discard} of {self.hand.bit_count()}>"
 
 
-_object_new = object.__new__
-_object_setattr = object.__setattr__
+# ``Exchange.__new__``, not ``object.__new__``: the same function in the pure build, and the
+# one that is safe for a class compiled by mypyc.
+_new_exchange: Final = Exchange.__new__
+_object_setattr: Final = object.__setattr__
 _Picker = Callable[[Sequence[Card]], tuple[Card, ...]]
-_PICKERS: dict[tuple[int, int, int], tuple[_Picker, ...]] = {}
-_BITS = tuple(1 << i for i in range(40))
+_PICKERS: Final[dict[tuple[int, int, int], tuple[_Picker, ...]]] = {}
 
 
 def _subset_pickers(n: int, low: int, high: int) -> tuple[_Picker, ...]:
@@ -220,23 +255,68 @@ def _play_rules(rules: Rules) -> tuple[bool, bool, bool]:
     return rules.must_beat_following, rules.must_undertrump, rules.must_lead_trump_ace
 
 
-def shuffled_deck(rng: _random.Random) -> list[Card]:
-    """A uniformly shuffled deck: the Lehmer code of 256 random bits (bias below 1e-28),
-    about half the cost of ``rng.shuffle`` and as reproducible for a seeded ``rng``."""
+def _lehmer_groups() -> tuple[tuple[int, tuple[int, ...]], ...]:
+    """The radices 40, 39, ..., 2 in groups whose products stay below 2**62 (machine ints)."""
+    groups: list[tuple[int, tuple[int, ...]]] = []
+    product = 1
+    radices: list[int] = []
+    for radix in range(40, 1, -1):
+        if product * radix >= 1 << 62:
+            groups.append((product, tuple(radices)))
+            product = 1
+            radices = []
+        product *= radix
+        radices.append(radix)
+    groups.append((product, tuple(radices)))
+    return tuple(groups)
+
+
+_LEHMER_GROUPS: Final = _lehmer_groups()
+_INDICES: Final = tuple(range(40))
+
+
+def _shuffled_indices(rng: _random.Random) -> list[int]:
+    """The card indices (plain ints) of :func:`shuffled_deck`, in the same order."""
     code = rng.getrandbits(256)
-    deck = list(CARDS)
-    for i in range(39, 0, -1):
-        code, j = divmod(code, i + 1)
-        deck[i], deck[j] = deck[j], deck[i]
+    deck = [*_INDICES]
+    # The digits of ``code`` in the mixed radix 40, 39, ..., 2, lowest first, drawn a group at
+    # a time: one division of the big number per group, then the group's digits from an int
+    # that fits a machine word.  The same digits as one divmod by 40, 39, ... each.
+    for product, radices in _LEHMER_GROUPS:
+        rest = code % product
+        code //= product
+        for radix in radices:
+            j = rest % radix
+            rest //= radix
+            i = radix - 1
+            deck[i], deck[j] = deck[j], deck[i]
     return deck
 
 
-_MUST_PLAY_TEXT = {
+def shuffled_deck(rng: _random.Random) -> list[Card]:
+    """A uniformly shuffled deck: the Lehmer code of 256 random bits (bias below 1e-28),
+    about half the cost of ``rng.shuffle`` and as reproducible for a seeded ``rng``."""
+    return [_CARDS[i] for i in _shuffled_indices(rng)]
+
+
+_MUST_PLAY_TEXT: Final = {
     MUST_PLAY_TRUMP: "must play: {suit} are trumps",
     MUST_PLAY_STREAK: "must play: sat out the {streak} previous rounds",
     MUST_PLAY_CHOOSER: "must play: the chooser must play",
     MUST_PLAY_SCORE: "must play: a score of {floor} or less must play",
 }
+
+# An exchange decision as a finished round keeps it: the discarded card indices of an
+# ``Exchange`` (as ``bytes``), ``None`` for sitting out (see ``Round._freeze``).
+_Decision = Action | bytes | None
+
+
+def _unpacked(decision: _Decision) -> Action:
+    if isinstance(decision, Action):
+        return decision
+    if decision is None:
+        return SIT_OUT
+    return Exchange(tuple([_CARDS[card] for card in decision]))
 
 
 class Round:
@@ -287,10 +367,15 @@ class Round:
         "_win_seat",
     )
 
+    # Cards are kept as plain ints (indices) and become ``Card`` objects in what the properties
+    # return (in the pure build a trick in play holds the ``Card`` of each ``Play``).  The
+    # containers typed ``Sequence`` are lists while the round is in play, and tuples or
+    # ``bytes`` once it is over (``_freeze``): a match keeps every round, and the garbage
+    # collector stops tracking a tuple of ints and never tracks ``bytes``, but always a list.
     _rules: Rules
     _dealer: int
     _chooser: int
-    _deck: tuple[Card, ...] | None
+    _deck: tuple[int, ...] | None
     _scores: tuple[int, ...]
     _streaks: tuple[int, ...]
     _phase: int
@@ -298,29 +383,35 @@ class Round:
     _trump: int
     _turned_card: Card | None
     _trump_action: Action | None
-    _hands: list[int]
-    _stock: Sequence[Card]
+    _hands: Sequence[int]
+    _stock: tuple[int, ...]
     _stock_pos: int
-    _active: list[int]
-    _discards: list[int]
-    _exchanges: list[Action]
+    _active: Sequence[int]
+    _discards: Sequence[int]
+    _exchanges: Sequence[_Decision]
     _decided: int
-    _codes: list[int]
+    _codes: tuple[int, ...]
     _n_active: int
-    _next_active: list[int]
-    _tricks: list[list[Card]]
-    _trick: list[Card]
+    _next_active: tuple[int, ...]
+    _tricks: Sequence[Sequence[int]]
+    _trick: Sequence[int]
     _leader: int
-    _leaders: list[int]
+    _leaders: Sequence[int]
     _lead_suit: int
     _win_card: int
     _win_seat: int
     _beaters: tuple[int, ...]
-    _tricks_won: list[int]
-    _deltas: list[int] | None
+    _tricks_won: Sequence[int]
+    _deltas: tuple[int, ...] | None
     _on_over: Callable[[Round], None] | None
     _legal: int
     _play_rules: tuple[bool, bool, bool]
+
+    def __new__(cls, *args: object, **kwargs: object) -> Round:
+        # A round whose slots are still unset, for :meth:`copy` and :meth:`from_position` to
+        # fill (``Round.__new__(Round)``); ``Round(...)`` then runs ``__init__``.  Defined because
+        # the constructor of a class compiled by mypyc otherwise always runs ``__init__``.
+        return object.__new__(cls)
 
     def __init__(
         self,
@@ -331,13 +422,19 @@ class Round:
         streaks: Sequence[int] = (0, 0, 0, 0),
     ) -> None:
         """Deal ``deck`` (top card first; see :func:`check_deck`) with ``dealer`` dealing."""
-        deck = tuple(deck)
+        self._deal(rules, dealer, tuple([int(card) for card in deck]), scores, streaks)
+
+    def _deal(
+        self, rules: Rules, dealer: int, deck: tuple[int, ...], scores: Sequence[int], streaks: Sequence[int]
+    ) -> None:
         self._blank(rules, dealer, deck, scores, streaks)
         self._hands = first_packets(deck, self._chooser)
-        self._stock = deck[STOCK:]
+        # The stock is the rest of the deck: no tuple of its own.
+        self._stock = deck
+        self._stock_pos = STOCK
 
     def _blank(
-        self, rules: Rules, dealer: int, deck: tuple[Card, ...] | None, scores: Sequence[int], streaks: Sequence[int]
+        self, rules: Rules, dealer: int, deck: tuple[int, ...] | None, scores: Sequence[int], streaks: Sequence[int]
     ) -> None:
         """Every slot at its value before the trump is chosen."""
         self._rules = rules
@@ -358,9 +455,9 @@ class Round:
         self._discards = [0, 0, 0, 0]
         self._exchanges = []
         self._decided = 0
-        self._codes = [MAY_SIT_OUT] * 4
+        self._codes = (MAY_SIT_OUT, MAY_SIT_OUT, MAY_SIT_OUT, MAY_SIT_OUT)
         self._n_active = 0
-        self._next_active = [0, 0, 0, 0]
+        self._next_active = (0, 0, 0, 0)
         self._tricks = []
         self._trick = []
         self._leader = -1
@@ -408,36 +505,39 @@ class Round:
         new._trump = trump
         new._turned_card = turned_card
         new._beaters = BEATERS[trump]
-        new._codes = must_play(rules, trump, new._chooser, new._scores, new._streaks)
+        new._codes = tuple(must_play(rules, trump, new._chooser, new._scores, new._streaks))
         new._hands = list(hands)
-        new._stock = tuple(stock)
-        new._active = list(active)
+        new._stock = tuple([int(card) for card in stock])
+        active_list = list(active)
+        new._active = active_list
         new._discards = list(discards)
-        new._decided = sum(a >= 0 for a in new._active)
+        new._decided = sum(a >= 0 for a in active_list)
         if new._decided < 4:
             if tricks:
                 raise ValueError("tricks are played only once every seat has decided")
             new._phase = _EXCHANGE
             new._to_act = (new._chooser + new._decided) % 4
             return new
-        new._n_active = sum(a == 1 for a in new._active)
+        new._n_active = sum(a == 1 for a in active_list)
         if new._n_active < 2:
             raise ValueError("fewer than two seats play: the round is over")
         new._phase = _PLAY
-        new._next_active = next_active_seats(new._active)
-        new._tricks = [list(trick) for trick in tricks]
+        new._next_active = tuple(next_active_seats(active_list))
+        played = [[int(card) for card in trick] for trick in tricks]
+        new._tricks = played
         new._leaders = list(leaders)
-        if not new._tricks or len(new._leaders) != len(new._tricks):
+        if not played or len(new._leaders) != len(played):
             raise ValueError("a round in play has a trick in play, and a leader for each trick")
-        new._trick = new._tricks[-1]
+        trick = played[-1]
+        new._trick = trick
         new._leader = new._leaders[-1]
         new._tricks_won = list(tricks_won)
         new._to_act = new._leader
-        if new._trick:
-            seats = trick_seats(new._leader, len(new._trick), new._next_active)
-            best = trick_winner(new._trick, trump)
-            new._lead_suit = SUIT_OF[new._trick[0]]
-            new._win_card = new._trick[best]
+        if trick:
+            seats = trick_seats(new._leader, len(trick), new._next_active)
+            best = trick_winner(trick, trump)
+            new._lead_suit = SUIT_OF[trick[0]]
+            new._win_card = trick[best]
             new._win_seat = seats[best]
             new._to_act = new._next_active[seats[-1]]
         return new
@@ -461,30 +561,32 @@ class Round:
         new._trump = self._trump
         new._turned_card = self._turned_card
         new._trump_action = self._trump_action
-        new._hands = self._hands[:]
+        new._hands = [*self._hands]
         new._stock = self._stock
         new._stock_pos = self._stock_pos
-        new._active = self._active[:]
-        new._discards = self._discards[:]
-        new._exchanges = self._exchanges[:]
+        new._active = [*self._active]
+        new._discards = [*self._discards]
+        new._exchanges = [*self._exchanges]
         new._decided = self._decided
         new._codes = self._codes
         new._n_active = self._n_active
         new._next_active = self._next_active
         # Completed tricks never change again: share them, copy only the trick in play.
-        new._tricks = tricks = self._tricks[:]
+        tricks = [*self._tricks]
         if tricks:
-            tricks[-1] = new._trick = tricks[-1][:]
+            tricks[-1] = trick = [*tricks[-1]]
+            new._trick = trick
         else:
             new._trick = []
-        new._leaders = self._leaders[:]
+        new._tricks = tricks
+        new._leaders = [*self._leaders]
         new._leader = self._leader
         new._play_rules = self._play_rules
         new._lead_suit = self._lead_suit
         new._win_card = self._win_card
         new._win_seat = self._win_seat
         new._beaters = self._beaters
-        new._tricks_won = self._tricks_won[:]
+        new._tricks_won = [*self._tricks_won]
         new._deltas = self._deltas
         new._on_over = None
         new._legal = self._legal
@@ -508,7 +610,8 @@ class Round:
     @property
     def deck(self) -> tuple[Card, ...] | None:
         """The dealt deck, top card first (``None`` for a round built by :meth:`from_position`)."""
-        return self._deck
+        deck = self._deck
+        return tuple([_CARDS[card] for card in deck]) if deck is not None else None
 
     @property
     def scores(self) -> tuple[int, ...]:
@@ -560,12 +663,12 @@ class Round:
 
     def hand(self, seat: int) -> tuple[Card, ...]:
         """The cards of ``seat`` now, sorted."""
-        return tuple(cards_of(self._hands[seat]))
+        return _hand_cards(self._hands[seat])
 
     @property
     def stock(self) -> tuple[Card, ...]:
         """The cards still in the stock, top first."""
-        return tuple(self._stock[self._stock_pos :])
+        return tuple([_CARDS[card] for card in self._stock[self._stock_pos :]])
 
     @property
     def stock_count(self) -> int:
@@ -589,12 +692,21 @@ class Round:
     @property
     def exchanges(self) -> tuple[Action, ...]:
         """The play-or-sit-out decisions so far, in order from the chooser."""
-        return tuple(self._exchanges)
+        return tuple([_unpacked(decision) for decision in self._exchanges])
+
+    def _discarded(self, index: int) -> tuple[Card, ...]:
+        """The cards discarded by exchange decision ``index`` (none for sitting out)."""
+        decision = self._exchanges[index]
+        if isinstance(decision, Exchange):
+            return decision.discard
+        if isinstance(decision, bytes):
+            return tuple([_CARDS[card] for card in decision])
+        return ()
 
     @property
     def tricks(self) -> tuple[tuple[Card, ...], ...]:
         """The cards of each trick in order of play, the one in play (possibly empty) last."""
-        return tuple(tuple(trick) for trick in self._tricks)
+        return tuple([tuple([_CARDS[card] for card in trick]) for trick in self._tricks])
 
     @property
     def leaders(self) -> tuple[int, ...]:
@@ -604,7 +716,7 @@ class Round:
     @property
     def current_trick(self) -> tuple[Card, ...]:
         """The cards of the trick in play (empty outside the play phase)."""
-        return tuple(self._trick) if self._phase == _PLAY else ()
+        return tuple([_CARDS[card] for card in self._trick]) if self._phase == _PLAY else ()
 
     @property
     def tricks_won(self) -> tuple[int, ...]:
@@ -613,7 +725,7 @@ class Round:
     @property
     def deltas(self) -> tuple[int, ...] | None:
         """The score changes, once the round is over."""
-        return tuple(self._deltas) if self._deltas is not None else None
+        return self._deltas
 
     def trick_seats(self, index: int) -> tuple[int, ...]:
         """The seats that played the cards of trick ``index``, in order."""
@@ -668,7 +780,7 @@ class Round:
     def must_play_reason(self, seat: int) -> str | None:
         """Why ``seat`` may not sit out this round, or ``None`` if it may."""
         rules = self._rules
-        codes = self._codes
+        codes: Sequence[int] = self._codes
         if self._phase == _TRUMP:
             # Before trump is known, the reasons that do not depend on it.
             codes = must_play(rules, -1, self._chooser, self._scores, self._streaks)
@@ -692,7 +804,7 @@ class Round:
         """Why ``card`` is not legal for ``seat`` now (call only when it is not)."""
         hand = self._hands[seat]
         if not hand >> card & 1:
-            return f"does not hold {CARDS[card]}"
+            return f"does not hold {_CARDS[card]}"
         lead = self._lead_suit
         if lead < 0:
             return "must lead the Ace of trumps"
@@ -700,22 +812,21 @@ class Round:
         if hand & SUIT_MASKS[lead]:
             if SUIT_OF[card] != lead:
                 return f"must follow suit {Suit(lead).letter}"
-            return f"must beat {CARDS[win]}, the winning card"
+            return f"must beat {_CARDS[win]}, the winning card"
         trump = self._trump
         if SUIT_OF[win] != trump:
             return f"must trump: void in {Suit(lead).letter}"
         if hand & SUIT_MASKS[trump] & ABOVE[win]:
-            return f"must overtrump {CARDS[win]}"
+            return f"must overtrump {_CARDS[win]}"
         return f"must play a trump: void in {Suit(lead).letter}"
 
     # -- doing it ---------------------------------------------------------------------
 
     def apply(self, action: Action) -> None:
         """Apply the action of the seat to act; raises :class:`IllegalActionError`."""
-        kind = action.kind
-        if kind == KIND_PLAY and self._phase == _PLAY:
+        if type(action) is Play and self._phase == _PLAY:
             # The hot path of every search and simulation: kept inline on purpose.
-            card: Card = action.card  # type: ignore[attr-defined]
+            card: int = action.card
             seat = self._to_act
             legal = self._legal
             if legal < 0:
@@ -723,8 +834,12 @@ class Round:
             if not legal >> card & 1:
                 raise IllegalActionError(self._play_reason(seat, card), seat=seat, action=action)
             self._legal = -1
-            self._hands[seat] ^= 1 << card
-            self._trick.append(card)
+            hands = self._hands
+            trick = self._trick
+            if TYPE_CHECKING:  # a round in play holds lists (see the slots' types)
+                assert isinstance(hands, list) and isinstance(trick, list)
+            hands[seat] ^= 1 << card
+            trick.append(card)
             leader = self._leader
             if seat == leader:
                 self._lead_suit = SUIT_OF[card]
@@ -738,17 +853,27 @@ class Round:
                 self._to_act = following
                 return
             winner = self._win_seat
-            self._tricks_won[winner] += 1
-            if len(self._tricks) == TRICKS_PER_ROUND:
+            tricks = self._tricks
+            leaders = self._leaders
+            tricks_won = self._tricks_won
+            if TYPE_CHECKING:
+                assert isinstance(tricks, list) and isinstance(leaders, list) and isinstance(tricks_won, list)
+            tricks_won[winner] += 1
+            if len(tricks) == TRICKS_PER_ROUND:
                 self._finish()
                 return
-            trick: list[Card] = []
+            trick = []
             self._trick = trick
-            self._tricks.append(trick)
-            self._leaders.append(winner)
+            tricks.append(trick)
+            leaders.append(winner)
             self._leader = winner
             self._lead_suit = -1
             self._to_act = winner
+            return
+        kind = action.kind
+        if kind == KIND_PLAY and self._phase == _PLAY:
+            # A subclass of ``Play``: the same as the shared ``Play`` of its card.
+            self.apply(PLAYS[action.card])  # type: ignore[attr-defined]
         elif self._phase == _EXCHANGE and kind in (KIND_EXCHANGE, KIND_SIT_OUT):
             self._exchange(action)
         elif self._phase == _TRUMP and kind in (KIND_TRUMP, KIND_TURN):
@@ -770,30 +895,41 @@ class Round:
                 raise IllegalActionError(
                     f"turning up is not allowed under {self._rules.preset} rules", seat=self._to_act, action=action
                 )
-            self._turned_card = deck[TURNED]
-            self._trump = SUIT_OF[deck[TURNED]]
+            turned = deck[TURNED]
+            self._turned_card = _CARDS[turned]
+            self._trump = SUIT_OF[turned]
         else:
             self._trump = int(action.suit)  # type: ignore[attr-defined]
         self._trump_action = action
         second = second_packets(deck, self._chooser)
         hands = self._hands
+        if TYPE_CHECKING:
+            assert isinstance(hands, list)
         for seat in range(4):
             hands[seat] |= second[seat]
         self._phase = _EXCHANGE
-        self._codes = must_play(self._rules, self._trump, self._chooser, self._scores, self._streaks)
+        self._codes = tuple(must_play(self._rules, self._trump, self._chooser, self._scores, self._streaks))
         self._beaters = BEATERS[self._trump]
 
     def _exchange(self, action: Action) -> None:
         seat = self._to_act
+        active = self._active
+        exchanges = self._exchanges
+        if TYPE_CHECKING:
+            assert isinstance(active, list) and isinstance(exchanges, list)
         if action.kind == KIND_SIT_OUT:
             if self._codes[seat] != MAY_SIT_OUT:
                 raise IllegalActionError(self.must_play_reason(seat) or "may not sit out", seat=seat, action=action)
-            self._active[seat] = 0
+            active[seat] = 0
         else:
             assert isinstance(action, Exchange)
             mask = action.mask
             count = len(action.discard)
-            hand = self._hands[seat]
+            hands = self._hands
+            discards = self._discards
+            if TYPE_CHECKING:
+                assert isinstance(hands, list) and isinstance(discards, list)
+            hand = hands[seat]
             if mask & hand != mask:
                 missing = [str(c) for c in action.discard if not hand >> c & 1]
                 raise IllegalActionError(f"does not hold {' '.join(missing)}", seat=seat, action=action)
@@ -817,10 +953,10 @@ class Round:
                 for card in self._stock[pos : pos + count]:
                     drawn |= 1 << card
                 self._stock_pos = pos + count
-                self._hands[seat] = (hand ^ mask) | drawn
-            self._active[seat] = 1
-            self._discards[seat] = count
-        self._exchanges.append(action)
+                hands[seat] = (hand ^ mask) | drawn
+            active[seat] = 1
+            discards[seat] = count
+        exchanges.append(action)
         self._decided += 1
         if self._decided < 4:
             self._to_act = (seat + 1) % 4
@@ -835,235 +971,43 @@ class Round:
             self._tricks_won = credited
             self._finish()
             return
-        self._next_active = next_active_seats(active)
+        self._next_active = tuple(next_active_seats(active))
         leader = first_leader(self._chooser, active, self._next_active)
         self._phase = _PLAY
         self._to_act = leader
-        self._trick = []
-        self._tricks.append(self._trick)
-        self._leaders.append(leader)
+        trick: list[int] = []
+        self._trick = trick
+        self._tricks = [trick]
+        self._leaders = [leader]
         self._leader = leader
         self._legal = -1
 
     def _finish(self) -> None:
-        self._deltas = score_changes(self._rules, self._trump, self._active, self._tricks_won)
+        self._deltas = tuple(score_changes(self._rules, self._trump, self._active, self._tricks_won))
         self._phase = _OVER
         self._to_act = -1
+        self._freeze()
         if self._on_over is not None:
             self._on_over(self)
 
+    def _freeze(self) -> None:
+        """Once the round is over nothing in it changes: its lists become tuples of ints and
+        ``bytes``, which the garbage collector does not track (a tuple of ints is untracked at
+        its first collection, ``bytes`` never are).  A match keeps every round, so otherwise each
+        collection of the older generations would scan every round's lists and actions again."""
+        self._hands = tuple(self._hands)
+        self._active = tuple(self._active)
+        self._discards = bytes(self._discards)
+        # ``bytes`` of cards are their indices: a ``Card`` is an ``int``.
+        self._exchanges = tuple([bytes(d.discard) if isinstance(d, Exchange) else None for d in self._exchanges])
+        tricks = tuple(map(bytes, self._tricks))
+        self._tricks = tricks
+        self._trick = tricks[-1] if tricks else b""
+        self._leaders = bytes(self._leaders)
+        self._tricks_won = bytes(self._tricks_won)
 
-_TRUMP_WITH_TURN: tuple[Action, ...] = (*TRUMP_ACTIONS, TURN_UP)
 
-
-class Match:
-    """A match: rounds dealt one after another until a score reaches the target (0).
-
-    ``phase`` tells what is awaited.  In :attr:`Phase.DEAL` call :meth:`deal`; otherwise the
-    seat ``current_seat`` acts with ``apply(action)``, choosing from ``legal_actions()``.
-    """
-
-    def __init__(
-        self,
-        rules: Rules | str = CLASSIC,
-        *,
-        scores: Sequence[int] | None = None,
-        sat_out_before: Sequence[int] | None = None,
-        players: Sequence[str] | None = None,
-    ) -> None:
-        self._rules = rules = find_rules(rules)
-        start = rules.start_score
-        self._initial_scores = tuple(scores) if scores is not None else (start,) * 4
-        self._initial_streaks = tuple(sat_out_before) if sat_out_before is not None else (0,) * 4
-        self._players = tuple(players) if players is not None else None
-        self._scores = list(self._initial_scores)
-        self._streaks = list(self._initial_streaks)
-        self._rounds: list[Round] = []
-        # The round in play (None between rounds and once the match is over).
-        self._current: Round | None = None
-        self._winners: list[int] = match_winners(self._scores, rules.target_score)
-
-    # While a round is in play, ``apply`` and ``legal_actions`` are looked up in the instance
-    # first: ``_bind`` puts the round's own bound methods there, which spares every decision
-    # a wrapper call; the methods below are what ``help()`` shows and what runs otherwise.
-
-    def legal_actions(self) -> Sequence[Action]:
-        """The legal actions of the seat to act; empty when a deal is due or the match is over."""
-        current = self._current
-        return current.legal_actions() if current is not None else ()
-
-    def apply(self, action: Action) -> None:
-        """Apply the action of :attr:`current_seat`; raises :class:`IllegalActionError` when the
-        rules do not allow it (its ``reason`` says why, as a player would read it)."""
-        current = self._current
-        if current is not None:
-            current.apply(action)
-        elif self._winners:
-            raise IllegalActionError("the match is over", action=action)
-        else:
-            raise IllegalActionError("a new round must be dealt first", action=action)
-
-    def _bind(self, current: Round) -> None:
-        self._current = current
-        current._on_over = self._settle
-        fast = self.__dict__
-        fast["legal_actions"] = current.legal_actions
-        fast["apply"] = current.apply
-
-    def _unbind(self) -> None:
-        self._current = None
-        self.__dict__.pop("legal_actions", None)
-        self.__dict__.pop("apply", None)
-
-    def copy(self) -> Match:
-        """An independent copy: applying actions to it leaves this match unchanged."""
-        new = Match.__new__(Match)
-        new._rules = self._rules
-        new._players = self._players
-        new._initial_scores = self._initial_scores
-        new._initial_streaks = self._initial_streaks
-        new._scores = self._scores[:]
-        new._streaks = self._streaks[:]
-        new._rounds = self._rounds[:]
-        new._winners = self._winners[:]
-        new._current = None
-        if self._current is not None:
-            new._rounds[-1] = current = self._current.copy()
-            new._bind(current)
-        return new
-
-    @property
-    def rules(self) -> Rules:
-        return self._rules
-
-    @property
-    def players(self) -> tuple[str, ...] | None:
-        """The players' names, by seat, when given."""
-        return self._players
-
-    @players.setter
-    def players(self, names: Sequence[str] | None) -> None:
-        """Name the players (they are written in the record; they change nothing in play)."""
-        if names is not None and (len(names) != 4 or not all(isinstance(n, str) for n in names)):
-            raise ValueError(f"players are four names, one a seat, not {names!r}")
-        self._players = tuple(names) if names is not None else None
-
-    @property
-    def initial_scores(self) -> tuple[int, ...]:
-        return self._initial_scores
-
-    @property
-    def initial_streaks(self) -> tuple[int, ...]:
-        """Per seat, the rounds sat out in a row before the match (``sat_out_before``)."""
-        return self._initial_streaks
-
-    @property
-    def scores(self) -> tuple[int, ...]:
-        """The scores now (after the last finished round)."""
-        return tuple(self._scores)
-
-    @property
-    def streaks(self) -> tuple[int, ...]:
-        """Per seat, the rounds it sat out in a row, now."""
-        return tuple(self._streaks)
-
-    @property
-    def rounds(self) -> tuple[Round, ...]:
-        """Every round dealt, the latest last."""
-        return tuple(self._rounds)
-
-    @property
-    def winners(self) -> tuple[int, ...]:
-        """The seats that won, once the match is over (empty before)."""
-        return tuple(self._winners)
-
-    @property
-    def round(self) -> Round | None:
-        """The latest round (finished or not), or ``None`` before the first deal."""
-        return self._rounds[-1] if self._rounds else None
-
-    @property
-    def is_over(self) -> bool:
-        return bool(self._winners)
-
-    @property
-    def phase(self) -> Phase:
-        if self._winners:
-            return Phase.MATCH_OVER
-        current = self._current
-        if current is None:
-            return Phase.DEAL
-        return Phase(current._phase)
-
-    @property
-    def current_seat(self) -> int | None:
-        """The seat to act, or ``None`` when a deal is due or the match is over."""
-        current = self._current
-        if current is None:
-            return None
-        seat = current._to_act
-        return seat if seat >= 0 else None
-
-    @property
-    def next_dealer(self) -> int | None:
-        """The dealer of the next round (``None`` before the first, which is drawn)."""
-        return (self._rounds[-1]._dealer + 1) % 4 if self._rounds else None
-
-    def deal(
-        self,
-        deck: Sequence[Card] | None = None,
-        *,
-        dealer: int | None = None,
-        rng: _random.Random | None = None,
-    ) -> Round:
-        """Start the next round with ``deck`` (top card first) or a deck shuffled by ``rng``.
-
-        The first dealer is ``dealer`` or drawn with ``rng``; later dealers follow in turn.
-        """
-        if self._winners:
-            raise IllegalActionError("the match is over")
-        if self._current is not None:
-            raise IllegalActionError("the current round is not over")
-        expected = self.next_dealer
-        if dealer is None:
-            if expected is None:
-                if rng is None:
-                    raise ValueError("the first dealer is drawn: pass dealer= or rng=")
-                expected = rng.randrange(4)
-            dealer = expected
-        elif not (isinstance(dealer, int) and 0 <= dealer < 4):
-            raise ValueError(f"dealer must be a seat 0-3, not {dealer!r}")
-        elif expected is not None and dealer != expected:
-            raise IllegalActionError(f"the dealer must be seat {expected}, the seat after the previous dealer")
-        if deck is None:
-            if rng is None:
-                raise ValueError("pass a deck or an rng to shuffle one")
-            deck = shuffled_deck(rng)
-        else:
-            check_deck(deck)
-        new = Round(self._rules, dealer, deck, self._scores, self._streaks)
-        self._rounds.append(new)
-        self._bind(new)
-        return new
-
-    def _settle(self, finished: Round) -> None:
-        deltas = finished._deltas
-        assert deltas is not None
-        active = finished._active
-        for seat in range(4):
-            self._scores[seat] += deltas[seat]
-            self._streaks[seat] = self._streaks[seat] + 1 if active[seat] == 0 else 0
-        self._winners = match_winners(self._scores, self._rules.target_score)
-        finished._on_over = None
-        self._unbind()
-
-    def riscos(self) -> list[float] | None:
-        """Ranking points when the match is over (RULES.md §5), else ``None``."""
-        return riscos_for(self._scores, self._winners) if self._winners else None
-
-    def returns(self) -> list[float]:
-        """Riscos once over, else zeros (the OpenSpiel convention)."""
-        return self.riscos() or [0.0] * 4
+_TRUMP_WITH_TURN: Final[tuple[Action, ...]] = (*TRUMP_ACTIONS, TURN_UP)
 
 
 def check_deck(deck: Sequence[object]) -> None:
@@ -1076,5 +1020,5 @@ def check_deck(deck: Sequence[object]) -> None:
             raise ValueError(f"card {card} appears twice in the deck")
         seen.add(card)
     if len(seen) != 40:
-        missing = [str(c) for c in CARDS if c not in seen]
+        missing = [str(c) for c in _CARDS if c not in seen]
         raise ValueError(f"the deck lacks {' '.join(missing)}")

@@ -36,6 +36,7 @@ RULES.md                                     here
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Final
 
 from .cards import SUIT_MASKS
 from .rules import Rules
@@ -70,18 +71,23 @@ __all__ = [
     "trick_winner",
 ]
 
-TRICKS_PER_ROUND = 5
+# Module constants are ``Final``: compiled by mypyc, they are C variables instead of names
+# looked up in the module's dictionary at every use.
+TRICKS_PER_ROUND: Final = 5
 
-SUIT_OF: tuple[int, ...] = tuple(i // 10 for i in range(40))
+# The suits' masks, as a constant of this module (cards.py stays interpreted in the compiled build).
+_SUIT_MASKS: Final[tuple[int, ...]] = tuple(SUIT_MASKS)
+
+SUIT_OF: Final[tuple[int, ...]] = tuple(i // 10 for i in range(40))
 """The suit of each card index."""
-ABOVE: tuple[int, ...] = tuple(SUIT_MASKS[i // 10] & ~((2 << i) - 1) for i in range(40))
+ABOVE: Final[tuple[int, ...]] = tuple(_SUIT_MASKS[i // 10] & ~((2 << i) - 1) for i in range(40))
 """For each card, the mask of the cards of its suit that rank above it."""
 
 # -- §3.1-3.3: the deal ------------------------------------------------------------------
 
-TURNED = 12
+TURNED: Final = 12
 """Index in the deck of the card a chooser turns up: the first card of their second packet."""
-STOCK = 20
+STOCK: Final = 20
 """Index in the deck of the top card of the stock."""
 
 
@@ -99,20 +105,21 @@ def packet_indices(seat: int, chooser: int) -> tuple[range, range]:
 
 
 def first_packets(deck: Sequence[int], chooser: int) -> list[int]:
-    """Per seat, the mask of the 3 cards of the first part of the deal."""
+    """Per seat, the mask of the 3 cards of the first part of the deal (the positions
+    :func:`packet_indices` gives, unrolled: this runs at every deal)."""
     hands = [0, 0, 0, 0]
-    for seat in range(4):
-        for index in packet_indices(seat, chooser)[0]:
-            hands[seat] |= 1 << deck[index]
+    for i in range(4):  # the i-th seat from the chooser
+        top = 3 * i
+        hands[(chooser + i) % 4] = 1 << deck[top] | 1 << deck[top + 1] | 1 << deck[top + 2]
     return hands
 
 
 def second_packets(deck: Sequence[int], chooser: int) -> list[int]:
-    """Per seat, the mask of the 2 cards of the second part of the deal."""
+    """Per seat, the mask of the 2 cards of the second part of the deal (as :func:`first_packets`)."""
     hands = [0, 0, 0, 0]
-    for seat in range(4):
-        for index in packet_indices(seat, chooser)[1]:
-            hands[seat] |= 1 << deck[index]
+    for i in range(4):
+        top = TURNED + 2 * i
+        hands[(chooser + i) % 4] = 1 << deck[top] | 1 << deck[top + 1]
     return hands
 
 
@@ -125,14 +132,14 @@ def dealt_hands(deck: Sequence[int], chooser: int) -> list[int]:
 
 # -- §3.4: who may sit out -----------------------------------------------------------------
 
-MAY_SIT_OUT = 0
-MUST_PLAY_TRUMP = 1
+MAY_SIT_OUT: Final = 0
+MUST_PLAY_TRUMP: Final = 1
 """Trump is the suit everyone must play under (Hearts)."""
-MUST_PLAY_STREAK = 2
+MUST_PLAY_STREAK: Final = 2
 """The seat sat out the previous rounds, as many as the rules allow in a row."""
-MUST_PLAY_CHOOSER = 3
+MUST_PLAY_CHOOSER: Final = 3
 """The chooser must play (``classic``)."""
-MUST_PLAY_SCORE = 4
+MUST_PLAY_SCORE: Final = 4
 """A score at or below the rules' floor must play (``classic``)."""
 
 
@@ -207,7 +214,7 @@ def beats(card: int, win: int, trump: int) -> bool:
     return SUIT_OF[card] == trump
 
 
-BEATERS: tuple[tuple[int, ...], ...] = tuple(
+BEATERS: Final[tuple[tuple[int, ...], ...]] = tuple(
     tuple(sum(1 << card for card in range(40) if beats(card, win, trump)) for win in range(40)) for trump in range(4)
 )
 """``BEATERS[trump][win]``: the mask of the cards that :func:`beats` ``win`` (the same rule,
@@ -242,16 +249,18 @@ def legal_card_mask(
             if hand & ace:
                 return ace
         return hand
-    beaters = BEATERS[trump][win_card]
-    follow = hand & SUIT_MASKS[lead_suit]
+    follow = hand & _SUIT_MASKS[lead_suit]
     if follow:
-        if must_beat_following and follow & beaters:
-            return follow & beaters
+        if must_beat_following:
+            beaters = follow & BEATERS[trump][win_card]
+            if beaters:
+                return beaters
         return follow
-    trumps = hand & SUIT_MASKS[trump]
+    trumps = hand & _SUIT_MASKS[trump]
     if trumps:
-        if trumps & beaters:
-            return trumps & beaters
+        beaters = trumps & BEATERS[trump][win_card]
+        if beaters:
+            return beaters
         if must_undertrump:
             return trumps
     return hand

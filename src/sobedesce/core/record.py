@@ -31,7 +31,8 @@ from .actions import (
     describe,
 )
 from .cards import Card, CardParseError, Suit, cards_of
-from .game import Match, Phase, Round, check_deck
+from .game import Phase, Round, check_deck
+from .match import Match
 from .rules import Rules, RulesError
 
 __all__ = [

@@ -51,6 +51,11 @@ class Rules:
     start_score: int = 20
     target_score: int = 0
 
+    def __reduce__(self) -> tuple[type[Rules], tuple[object, ...]]:
+        # Pickled through the constructor: a frozen dataclass compiled by mypyc cannot be
+        # restored field by field (its fields refuse assignment).
+        return (type(self), tuple(getattr(self, item.name) for item in dataclasses.fields(self)))
+
     @property
     def preset(self) -> str:
         return self.name.split("+", 1)[0]

@@ -16,12 +16,13 @@ cards played) plus the seat's own hand and own discards.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 
 from .actions import Action
-from .cards import Card, Suit, cards_of, mask_of
-from .game import SEATS, Match, Phase, Round
+from .cards import CARDS, Card, Suit, cards_of, mask_of
+from .game import SEATS, Phase, Round
 from .logic import SUIT_OF, trick_seats
+from .match import Match
 from .rules import Rules
 
 __all__ = ["SeatView", "TrickView", "seat_view", "round_from_view"]
@@ -36,6 +37,11 @@ class TrickView:
     seats: tuple[int, ...]
     winner: int | None
     """The seat that won it, or ``None`` while it is being played."""
+
+    def __reduce__(self) -> tuple[type[TrickView], tuple[object, ...]]:
+        # Pickled through the constructor: a frozen dataclass compiled by mypyc cannot be
+        # restored field by field (its fields refuse assignment).
+        return (type(self), tuple(getattr(self, item.name) for item in fields(self)))
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,6 +79,10 @@ class SeatView:
     """Per seat: rounds sat out in a row before this round."""
     exchange_order: tuple[int, ...]
     """The seats in the order they decide to play or sit out (the chooser first)."""
+
+    def __reduce__(self) -> tuple[type[SeatView], tuple[object, ...]]:
+        # As TrickView's.
+        return (type(self), tuple(getattr(self, item.name) for item in fields(self)))
 
     @property
     def is_my_turn(self) -> bool:
@@ -168,15 +178,15 @@ def _round_view(
     my_discards: tuple[Card, ...] = ()
     exchange_index = (seat - current.chooser) % SEATS
     if exchange_index < len(current._exchanges):
-        decision = current._exchanges[exchange_index]
-        my_discards = tuple(getattr(decision, "discard", ()))
+        my_discards = current._discarded(exchange_index)
     hands = current._hands
     hand_sizes = tuple(0 if active_codes[s] == 0 else hands[s].bit_count() for s in range(SEATS))
     tricks = []
     next_active = current._next_active
     for index, cards in enumerate(current._tricks):
         seats = trick_seats(current._leaders[index], len(cards), next_active)
-        tricks.append(TrickView(current._leaders[index], tuple(cards), tuple(seats), current.trick_winner(index)))
+        played = tuple([CARDS[card] for card in cards])
+        tricks.append(TrickView(current._leaders[index], played, tuple(seats), current.trick_winner(index)))
     return SeatView(
         seat=seat,
         rules=current.rules,
