@@ -21,6 +21,15 @@ class Option:
     note: str = ""
 
 
+def forced_action(view: SeatView) -> Action | None:
+    """The seat's only legal action, or ``None`` when it has a choice: how a bot's ``act``
+    begins.  Raises ``ValueError`` when it is not the seat's turn."""
+    legal = view.legal_actions
+    if not legal:
+        raise ValueError("not this seat's turn")
+    return legal[0] if len(legal) == 1 else None
+
+
 @runtime_checkable
 class Bot(Protocol):
     """A player.  ``act`` must return one of ``view.legal_actions``; it never sees hidden cards."""

@@ -33,7 +33,7 @@ from ._eval import (
 )
 from ._search import PlayContext, evaluate_play, sample_play_worlds
 from ._sim import pick_card
-from .base import Option
+from .base import Option, forced_action
 
 
 def expected_active(view: SeatView) -> float:
@@ -63,11 +63,9 @@ class BasicBot:
     # -- decisions ----------------------------------------------------------------------
 
     def act(self, view: SeatView, rng: random.Random) -> Action:
-        legal = view.legal_actions
-        if not legal:
-            raise ValueError("not this seat's turn")
-        if len(legal) == 1:
-            return legal[0]
+        forced = forced_action(view)
+        if forced is not None:
+            return forced
         if view.phase == Phase.TRUMP:
             chooser_may_sit = not view.rules.chooser_must_play
             return trump_action(trump_scores(view.hand_mask, view.rules, chooser_may_sit)[0][1])

@@ -36,7 +36,7 @@ from sobedesce.core.logic import BEATERS, SUIT_OF, trick_winner
 
 from ._eval import draw_value, mask_cards, may_sit_out, plan_exchange, ranked_cards, trump_scores
 from ._sim import lowest_rank, pick_card
-from .base import Option
+from .base import Option, forced_action
 from .basic import BasicBot, exchange_action, expected_active, trump_action
 
 ACE, SEVEN, KING = 9, 8, 7
@@ -133,18 +133,16 @@ class BeginnerBot:
         self._basic = BasicBot()
 
     def act(self, view: SeatView, rng: random.Random) -> Action:
-        legal = view.legal_actions
-        if not legal:
-            raise ValueError("not this seat's turn")
-        if len(legal) == 1:
-            return legal[0]
+        forced = forced_action(view)
+        if forced is not None:
+            return forced
         if view.phase == Phase.TRUMP:
             action = self._trump(view, rng)
         elif view.phase == Phase.EXCHANGE:
             action = self._exchange(view, rng)
         else:
             action = Play.of(self._card(view, rng))
-        if action not in legal or absurd(view, action) is not None:
+        if action not in view.legal_actions or absurd(view, action) is not None:
             # A slip the rules above do not allow: the sound rule-based move instead.
             action = self._basic.act(view, rng)
         return action

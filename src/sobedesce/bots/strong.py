@@ -57,7 +57,7 @@ from ._search import (
     sample_play_worlds,
     sample_trump_decks,
 )
-from .base import Option
+from .base import Option, forced_action
 from .basic import BasicBot, exchange_action, trump_action
 
 
@@ -127,11 +127,9 @@ class StrongBot:
         self.time_limit = time_limit
 
     def act(self, view: SeatView, rng: random.Random) -> Action:
-        legal = view.legal_actions
-        if not legal:
-            raise ValueError("not this seat's turn")
-        if len(legal) == 1:
-            return legal[0]
+        forced = forced_action(view)
+        if forced is not None:
+            return forced
         if "tep"[int(view.phase) - 1] not in self.phases:
             return self._basic.act(view, rng)
         return self.explain(view, rng)[0].action

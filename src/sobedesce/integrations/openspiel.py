@@ -520,11 +520,11 @@ class ISMCTSPeer:
         return list(bot.run_search(state))
 
     def act(self, view: SeatView, rng: random.Random) -> Action:
-        legal = view.legal_actions
-        if not legal:
-            raise ValueError("not this seat's turn")
-        if len(legal) == 1:
-            return legal[0]
+        from sobedesce.bots.base import forced_action
+
+        forced = forced_action(view)
+        if forced is not None:
+            return forced
         policy = self._search(view, rng)
         best = max(p for _, p in policy)
         chosen = min(a for a, p in policy if p == best)
