@@ -41,6 +41,7 @@ from .protocol import (
     Quick,
     Watch,
     action_from_json,
+    error_json,
     hint_json,
     parse_message,
 )
@@ -345,7 +346,7 @@ async def _serve(websocket: WebSocket, tables: Tables, cluster: Cluster | None) 
                 client.player = await tables.authenticate(token)
                 client.send({"type": "welcome", "player": {"id": client.player.id, "name": client.player.name}})
             except ServerError as error:
-                client.send({"type": "error", "code": error.code, "message": error.message})
+                client.send(error_json(error.code, error.message))
         while not client.closed:
             try:
                 message = await websocket.receive()
@@ -364,11 +365,9 @@ async def _serve(websocket: WebSocket, tables: Tables, cluster: Cluster | None) 
                 if now - warned > 1:
                     warned = now
                     client.send(
-                        {
-                            "type": "error",
-                            "code": "rate_limited",
-                            "message": f"too many messages: at most {RATE:g} a second; messages were dropped",
-                        }
+                        error_json(
+                            "rate_limited", f"too many messages: at most {RATE:g} a second; messages were dropped"
+                        )
                     )
                 continue
             request_id: str | None = None
@@ -383,24 +382,19 @@ async def _serve(websocket: WebSocket, tables: Tables, cluster: Cluster | None) 
                 if isinstance(parsed, Act):
                     bucket.tokens += 1
             except ProtocolError as error:
-                client.send(_error(error.code, error.message, error.request_id or request_id))
+                client.send(error_json(error.code, error.message, error.request_id or request_id))
             except ServerError as error:
-                client.send(_error(error.code, error.message, request_id))
+                client.send(error_json(error.code, error.message, request_id))
             except Exception:
                 log.exception("a message failed")
-                client.send(_error("internal", "the server could not take that message; nothing changed", request_id))
+                client.send(
+                    error_json("internal", "the server could not take that message; nothing changed", request_id)
+                )
     finally:
         tables.detach(client)
         if cluster is not None:
             await cluster.disconnected(client)
         await client.stop()
-
-
-def _error(code: str, message: str, request_id: str | None) -> dict[str, Any]:
-    error: dict[str, Any] = {"type": "error", "code": code, "message": message}
-    if request_id is not None:
-        error["id"] = request_id
-    return error
 
 
 async def _handle(client: Client, tables: Tables, message: Any, cluster: Cluster | None = None) -> None:

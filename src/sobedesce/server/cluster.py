@@ -37,6 +37,7 @@ from .protocol import (
     ProtocolError,
     Watch,
     action_from_json,
+    error_json,
     hint_json,
     parse_message,
 )
@@ -347,7 +348,7 @@ class Cluster:
                     self.bus.send(link.owner, self._command(client, {"type": "detach"}))
             except ServerError as error:
                 client.link = None
-                client.send({"type": "error", "code": error.code, "message": error.message})
+                client.send(error_json(error.code, error.message))
                 return
             request = link.rejoin()
             quiet = link.attached
@@ -385,10 +386,7 @@ class Cluster:
         try:
             await self.run(client, parse_message(json.dumps(request)))
         except (ServerError, ProtocolError) as error:
-            answer: dict[str, Any] = {"type": "error", "code": error.code, "message": error.message}
-            if "id" in request:
-                answer["id"] = request["id"]
-            client.send(answer)
+            client.send(error_json(error.code, error.message, request.get("id")))
 
     async def run(self, client: Client, message: Any) -> None:
         """A table request on this process's tables (the owner's side)."""
@@ -504,16 +502,10 @@ class Cluster:
         try:
             await self.run(remote, parse_message(json.dumps(request)))
         except (ServerError, ProtocolError) as error:
-            answer: dict[str, Any] = {"type": "error", "code": error.code, "message": error.message}
-            if "id" in request:
-                answer["id"] = request["id"]
-            remote.send(answer)
+            remote.send(error_json(error.code, error.message, request.get("id")))
         except Exception:
             log.exception("a forwarded request failed")
-            answer = {"type": "error", "code": "internal", "message": "the server could not take that message"}
-            if "id" in request:
-                answer["id"] = request["id"]
-            remote.send(answer)
+            remote.send(error_json("internal", "the server could not take that message", request.get("id")))
         if remote.room is not None and (remote.room is not before or request.get("type") in ("join", "watch")):
             self._send_control(remote, "attached", table=remote.room.id, seat=remote.seat)
 

@@ -40,6 +40,7 @@ __all__ = [
     "ProtocolError",
     "action_from_json",
     "action_json",
+    "error_json",
     "event_json",
     "hint_json",
     "parse_message",
@@ -340,6 +341,14 @@ def event_json(event: Event, receiver: int | None) -> dict[str, Any]:
     elif kind == "match":
         data.update(scores=list(event.scores), winners=list(event.winners), riscos=list(event.riscos))
     return data
+
+
+def error_json(code: str, message: str, request_id: str | None = None) -> dict[str, Any]:
+    """An ``error`` message, answering request ``request_id`` when it had an id."""
+    error: dict[str, Any] = {"type": "error", "code": code, "message": message}
+    if request_id is not None:
+        error["id"] = request_id
+    return error
 
 
 def hint_json(request_id: str, version: int, options: Sequence[Any]) -> dict[str, Any]:
