@@ -37,7 +37,10 @@ from .actions import (
     Action,
     Exchange,
     IllegalActionError,
+    NameTrump,
     Play,
+    SitOut,
+    TurnUp,
     describe,
 )
 from .cards import CARDS, SUIT_MASKS, Card, Suit
@@ -49,12 +52,12 @@ from .logic import (
     MUST_PLAY_SCORE,
     MUST_PLAY_STREAK,
     MUST_PLAY_TRUMP,
+    SEATINGS,
     STOCK,
     SUIT_OF,
     TRICKS_PER_ROUND,
     TURNED,
     chooser_of,
-    credited_tricks,
     first_leader,
     first_packets,
     legal_card_mask,
@@ -146,16 +149,21 @@ class ExchangeChoices(Sequence[Action]):
 
     __slots__ = ("_pickers", "hand", "max_discard", "may_sit_out", "min_discard")
 
-    def __init__(self, hand: int, may_sit_out: bool, min_discard: int, max_discard: int) -> None:
+    def __init__(
+        self,
+        hand: int,
+        may_sit_out: bool,
+        min_discard: int,
+        max_discard: int,
+        pickers: tuple[_Picker, ...] | None = None,
+    ) -> None:
         self.hand = hand
         self.may_sit_out = may_sit_out
         self.min_discard = min_discard
         self.max_discard = max_discard
-        key = (hand.bit_count(), min_discard, max_discard)
-        pickers = _PICKERS.get(key)
-        if pickers is None:
-            pickers = _PICKERS[key] = _subset_pickers(*key)
-        self._pickers = pickers
+        # ``pickers``: what ``subset_pickers(hand.bit_count(), min_discard, max_discard)`` gives,
+        # when the caller (the round, once a round) already looked it up.
+        self._pickers = subset_pickers(hand.bit_count(), min_discard, max_discard) if pickers is None else pickers
 
     def __len__(self) -> int:
         return len(self._pickers) + self.may_sit_out
@@ -175,7 +183,9 @@ class ExchangeChoices(Sequence[Action]):
             if index == 0:
                 return SIT_OUT
             index -= 1
-        chosen = self._pickers[index](_hand_cards(self.hand))
+        hand = self.hand  # _hand_cards(hand), inlined
+        cards = _SC0[hand & 1023] + _SC1[(hand >> 10) & 1023] + _SC2[(hand >> 20) & 1023] + _SC3[hand >> 30]
+        chosen = self._pickers[index](cards)
         mask = 0
         for card in chosen:
             mask |= 1 << card
@@ -223,6 +233,15 @@ _Picker = Callable[[Sequence[Card]], tuple[Card, ...]]
 _PICKERS: Final[dict[tuple[int, int, int], tuple[_Picker, ...]]] = {}
 
 
+def subset_pickers(n: int, low: int, high: int) -> tuple[_Picker, ...]:
+    """The pickers of the discards of ``low..high`` of ``n`` cards, built once and kept."""
+    key = (n, low, high)
+    pickers = _PICKERS.get(key)
+    if pickers is None:
+        pickers = _PICKERS[key] = _subset_pickers(n, low, high)
+    return pickers
+
+
 def _subset_pickers(n: int, low: int, high: int) -> tuple[_Picker, ...]:
     """For each discard of ``low..high`` of ``n`` cards (smallest first), a function that
     picks those cards out of the sorted hand, at C speed where ``itemgetter`` can."""
@@ -247,12 +266,6 @@ def _pick_none(cards: Sequence[Card]) -> tuple[Card, ...]:
 
 def _pick_one(position: int, cards: Sequence[Card]) -> tuple[Card, ...]:
     return (cards[position],)
-
-
-def _play_rules(rules: Rules) -> tuple[bool, bool, bool]:
-    """What the legal-card test needs of the rules: must-beat-following, must-undertrump,
-    must-lead-the-Ace-of-trumps."""
-    return rules.must_beat_following, rules.must_undertrump, rules.must_lead_trump_ace
 
 
 def _lehmer_groups() -> tuple[tuple[int, tuple[int, ...]], ...]:
@@ -342,15 +355,19 @@ class Round:
         "_discards",
         "_exchanges",
         "_hands",
+        "_lead_ace",
         "_lead_suit",
         "_leader",
         "_leaders",
         "_legal",
+        "_must_beat",
+        "_must_undertrump",
         "_n_active",
         "_next_active",
         "_on_over",
         "_phase",
-        "_play_rules",
+        "_pickers",
+        "_played",
         "_rules",
         "_scores",
         "_stock",
@@ -390,6 +407,7 @@ class Round:
     _discards: Sequence[int]
     _exchanges: Sequence[_Decision]
     _decided: int
+    _played: int  # the mask of the seats that decided to play (bit ``s`` for seat ``s``)
     _codes: tuple[int, ...]
     _n_active: int
     _next_active: tuple[int, ...]
@@ -405,7 +423,11 @@ class Round:
     _deltas: tuple[int, ...] | None
     _on_over: Callable[[Round], None] | None
     _legal: int
-    _play_rules: tuple[bool, bool, bool]
+    _pickers: tuple[_Picker, ...]  # the exchange choices' pickers for a hand of HAND_SIZE cards
+    # What the legal-card test needs of the rules (``legal_card_mask``'s last three arguments).
+    _must_beat: bool
+    _must_undertrump: bool
+    _lead_ace: bool
 
     def __new__(cls, *args: object, **kwargs: object) -> Round:
         # A round whose slots are still unset, for :meth:`copy` and :meth:`from_position` to
@@ -455,6 +477,7 @@ class Round:
         self._discards = [0, 0, 0, 0]
         self._exchanges = []
         self._decided = 0
+        self._played = 0
         self._codes = (MAY_SIT_OUT, MAY_SIT_OUT, MAY_SIT_OUT, MAY_SIT_OUT)
         self._n_active = 0
         self._next_active = (0, 0, 0, 0)
@@ -470,7 +493,10 @@ class Round:
         self._deltas = None
         self._on_over = None
         self._legal = -1
-        self._play_rules = _play_rules(rules)
+        self._must_beat = rules.must_beat_following
+        self._must_undertrump = rules.must_undertrump
+        self._lead_ace = rules.must_lead_trump_ace
+        self._pickers = subset_pickers(HAND_SIZE, rules.min_discard, rules.max_discard)
 
     @classmethod
     def from_position(
@@ -512,6 +538,7 @@ class Round:
         new._active = active_list
         new._discards = list(discards)
         new._decided = sum(a >= 0 for a in active_list)
+        new._played = sum(1 << seat for seat in range(4) if active_list[seat] == 1)
         if new._decided < 4:
             if tricks:
                 raise ValueError("tricks are played only once every seat has decided")
@@ -568,6 +595,7 @@ class Round:
         new._discards = [*self._discards]
         new._exchanges = [*self._exchanges]
         new._decided = self._decided
+        new._played = self._played
         new._codes = self._codes
         new._n_active = self._n_active
         new._next_active = self._next_active
@@ -581,7 +609,10 @@ class Round:
         new._tricks = tricks
         new._leaders = [*self._leaders]
         new._leader = self._leader
-        new._play_rules = self._play_rules
+        new._must_beat = self._must_beat
+        new._must_undertrump = self._must_undertrump
+        new._lead_ace = self._lead_ace
+        new._pickers = self._pickers
         new._lead_suit = self._lead_suit
         new._win_card = self._win_card
         new._win_seat = self._win_seat
@@ -752,13 +783,27 @@ class Round:
         if phase == _PLAY:
             mask = self._legal
             if mask < 0:
-                mask = self._legal = self._legal_play_mask(self._to_act)
+                # ``_legal_play_mask`` inlined: this runs at every card decision.
+                mask = self._legal = legal_card_mask(
+                    self._hands[self._to_act],
+                    self._lead_suit,
+                    self._win_card,
+                    self._trump,
+                    self._must_beat,
+                    self._must_undertrump,
+                    self._lead_ace,
+                )
             return _SP0[mask & 1023] + _SP1[(mask >> 10) & 1023] + _SP2[(mask >> 20) & 1023] + _SP3[mask >> 30]
         if phase == _EXCHANGE:
             seat = self._to_act
             rules = self._rules
+            hand = self._hands[seat]
             return ExchangeChoices(
-                self._hands[seat], self._codes[seat] == MAY_SIT_OUT, rules.min_discard, rules.max_discard
+                hand,
+                self._codes[seat] == MAY_SIT_OUT,
+                rules.min_discard,
+                rules.max_discard,
+                self._pickers if hand.bit_count() == HAND_SIZE else None,
             )
         if phase == _TRUMP:
             return _TRUMP_WITH_TURN if self._rules.turn_up_allowed else TRUMP_ACTIONS
@@ -795,9 +840,14 @@ class Round:
         )
 
     def _legal_play_mask(self, seat: int) -> int:
-        must_beat, must_undertrump, lead_ace = self._play_rules
         return legal_card_mask(
-            self._hands[seat], self._lead_suit, self._win_card, self._trump, must_beat, must_undertrump, lead_ace
+            self._hands[seat],
+            self._lead_suit,
+            self._win_card,
+            self._trump,
+            self._must_beat,
+            self._must_undertrump,
+            self._lead_ace,
         )
 
     def _play_reason(self, seat: int, card: int) -> str:
@@ -870,13 +920,23 @@ class Round:
             self._lead_suit = -1
             self._to_act = winner
             return
+        # The other decisions by the exact type first (a pointer comparison), then by ``kind``
+        # for subclasses of the action types.
+        cls = type(action)
+        phase = self._phase
+        if phase == _EXCHANGE and (cls is Exchange or cls is SitOut):
+            self._exchange(action)
+            return
+        if phase == _TRUMP and (cls is NameTrump or cls is TurnUp):
+            self._choose_trump(action)
+            return
         kind = action.kind
-        if kind == KIND_PLAY and self._phase == _PLAY:
+        if kind == KIND_PLAY and phase == _PLAY:
             # A subclass of ``Play``: the same as the shared ``Play`` of its card.
             self.apply(PLAYS[action.card])  # type: ignore[attr-defined]
-        elif self._phase == _EXCHANGE and kind in (KIND_EXCHANGE, KIND_SIT_OUT):
+        elif phase == _EXCHANGE and kind in (KIND_EXCHANGE, KIND_SIT_OUT):
             self._exchange(action)
-        elif self._phase == _TRUMP and kind in (KIND_TRUMP, KIND_TURN):
+        elif phase == _TRUMP and kind in (KIND_TRUMP, KIND_TURN):
             self._choose_trump(action)
         else:
             raise IllegalActionError(self._wrong_phase(action), seat=self._to_act, action=action)
@@ -917,12 +977,13 @@ class Round:
         exchanges = self._exchanges
         if TYPE_CHECKING:
             assert isinstance(active, list) and isinstance(exchanges, list)
-        if action.kind == KIND_SIT_OUT:
+        if type(action) is not Exchange and action.kind == KIND_SIT_OUT:
             if self._codes[seat] != MAY_SIT_OUT:
                 raise IllegalActionError(self.must_play_reason(seat) or "may not sit out", seat=seat, action=action)
             active[seat] = 0
         else:
-            assert isinstance(action, Exchange)
+            if TYPE_CHECKING:  # ``apply`` sends only an ``Exchange`` (or a subclass) here
+                assert isinstance(action, Exchange)
             mask = action.mask
             count = len(action.discard)
             hands = self._hands
@@ -955,6 +1016,7 @@ class Round:
                 self._stock_pos = pos + count
                 hands[seat] = (hand ^ mask) | drawn
             active[seat] = 1
+            self._played |= 1 << seat
             discards[seat] = count
         exchanges.append(action)
         self._decided += 1
@@ -965,13 +1027,11 @@ class Round:
 
     def _start_play(self) -> None:
         active = self._active
-        self._n_active = sum(a == 1 for a in active)
-        credited = credited_tricks(active)
+        self._n_active, credited, self._next_active = SEATINGS[self._played]
         if credited is not None:
             self._tricks_won = credited
             self._finish()
             return
-        self._next_active = tuple(next_active_seats(active))
         leader = first_leader(self._chooser, active, self._next_active)
         self._phase = _PLAY
         self._to_act = leader
@@ -1005,6 +1065,7 @@ class Round:
         self._trick = tricks[-1] if tricks else b""
         self._leaders = bytes(self._leaders)
         self._tricks_won = bytes(self._tricks_won)
+        self._pickers = ()  # shared, but a tracked tuple all the same; a finished round needs none
 
 
 _TRUMP_WITH_TURN: Final[tuple[Action, ...]] = (*TRUMP_ACTIONS, TURN_UP)

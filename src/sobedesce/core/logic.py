@@ -49,6 +49,7 @@ __all__ = [
     "MUST_PLAY_SCORE",
     "MUST_PLAY_STREAK",
     "MUST_PLAY_TRUMP",
+    "SEATINGS",
     "STOCK",
     "SUIT_OF",
     "TRICKS_PER_ROUND",
@@ -193,6 +194,18 @@ def next_active_seats(active: Sequence[int]) -> list[int]:
 def first_leader(chooser: int, active: Sequence[int], next_active: Sequence[int]) -> int:
     """The chooser leads the first trick if it plays, else the next seat after it that plays."""
     return chooser if active[chooser] == 1 else next_active[chooser]
+
+
+def _seating(played: int) -> tuple[int, tuple[int, ...] | None, tuple[int, ...]]:
+    active = [played >> seat & 1 for seat in range(4)]
+    credited = credited_tricks(active)
+    return sum(active), None if credited is None else tuple(credited), tuple(next_active_seats(active))
+
+
+SEATINGS: Final = tuple([_seating(played) for played in range(16)])
+"""``SEATINGS[played]``, ``played`` being the mask of the seats that play (bit ``s`` for seat
+``s``): how many play, :func:`credited_tricks` (a tuple, or ``None``) and
+:func:`next_active_seats` (a tuple), tabulated once for the end of every exchange phase."""
 
 
 def trick_seats(leader: int, count: int, next_active: Sequence[int]) -> list[int]:
