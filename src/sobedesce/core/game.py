@@ -346,6 +346,7 @@ class Round:
     __slots__ = (
         "_active",
         "_beaters",
+        "_cards_played",
         "_chooser",
         "_codes",
         "_dealer",
@@ -374,8 +375,6 @@ class Round:
         "_stock_pos",
         "_streaks",
         "_to_act",
-        "_trick",
-        "_tricks",
         "_tricks_won",
         "_trump",
         "_trump_action",
@@ -411,8 +410,9 @@ class Round:
     _codes: tuple[int, ...]
     _n_active: int
     _next_active: tuple[int, ...]
-    _tricks: Sequence[Sequence[int]]
-    _trick: Sequence[int]
+    # Every card played this round in order: trick ``k`` is ``_cards_played[k * n : (k + 1) * n]``
+    # (``n`` seats play each trick), the trick in play the cards after the last whole trick.
+    _cards_played: Sequence[int]
     _leader: int
     _leaders: Sequence[int]
     _lead_suit: int
@@ -481,8 +481,7 @@ class Round:
         self._codes = (MAY_SIT_OUT, MAY_SIT_OUT, MAY_SIT_OUT, MAY_SIT_OUT)
         self._n_active = 0
         self._next_active = (0, 0, 0, 0)
-        self._tricks = []
-        self._trick = []
+        self._cards_played = []
         self._leader = -1
         self._leaders = []
         self._lead_suit = -1
@@ -551,12 +550,13 @@ class Round:
         new._phase = _PLAY
         new._next_active = tuple(next_active_seats(active_list))
         played = [[int(card) for card in trick] for trick in tricks]
-        new._tricks = played
         new._leaders = list(leaders)
         if not played or len(new._leaders) != len(played):
             raise ValueError("a round in play has a trick in play, and a leader for each trick")
+        if any(len(cards) != new._n_active for cards in played[:-1]) or len(played[-1]) >= new._n_active:
+            raise ValueError(f"every trick but the one in play has {new._n_active} cards, that one fewer")
+        new._cards_played = [card for cards in played for card in cards]
         trick = played[-1]
-        new._trick = trick
         new._leader = new._leaders[-1]
         new._tricks_won = list(tricks_won)
         new._to_act = new._leader
@@ -599,14 +599,7 @@ class Round:
         new._codes = self._codes
         new._n_active = self._n_active
         new._next_active = self._next_active
-        # Completed tricks never change again: share them, copy only the trick in play.
-        tricks = [*self._tricks]
-        if tricks:
-            tricks[-1] = trick = [*tricks[-1]]
-            new._trick = trick
-        else:
-            new._trick = []
-        new._tricks = tricks
+        new._cards_played = [*self._cards_played]
         new._leaders = [*self._leaders]
         new._leader = self._leader
         new._must_beat = self._must_beat
@@ -737,7 +730,7 @@ class Round:
     @property
     def tricks(self) -> tuple[tuple[Card, ...], ...]:
         """The cards of each trick in order of play, the one in play (possibly empty) last."""
-        return tuple([tuple([_CARDS[card] for card in trick]) for trick in self._tricks])
+        return tuple([tuple([_CARDS[card] for card in self._trick_cards(k)]) for k in range(len(self._leaders))])
 
     @property
     def leaders(self) -> tuple[int, ...]:
@@ -747,7 +740,9 @@ class Round:
     @property
     def current_trick(self) -> tuple[Card, ...]:
         """The cards of the trick in play (empty outside the play phase)."""
-        return tuple([_CARDS[card] for card in self._trick]) if self._phase == _PLAY else ()
+        if self._phase != _PLAY:
+            return ()
+        return tuple([_CARDS[card] for card in self._trick_cards(len(self._leaders) - 1)])
 
     @property
     def tricks_won(self) -> tuple[int, ...]:
@@ -758,17 +753,22 @@ class Round:
         """The score changes, once the round is over."""
         return self._deltas
 
+    def _trick_cards(self, index: int) -> Sequence[int]:
+        """The cards (indices) of trick ``index`` (``index`` < ``len(self._leaders)``)."""
+        n = self._n_active
+        return self._cards_played[index * n : index * n + n]
+
     def trick_seats(self, index: int) -> tuple[int, ...]:
         """The seats that played the cards of trick ``index``, in order."""
-        return tuple(trick_seats(self._leaders[index], len(self._tricks[index]), self._next_active))
+        return tuple(trick_seats(self._leaders[index], len(self._trick_cards(index)), self._next_active))
 
     def trick_winner(self, index: int) -> int | None:
         """The seat that won completed trick ``index`` (0-based), else ``None``."""
-        if index >= len(self._tricks) or len(self._tricks[index]) < self._n_active:
+        if index >= len(self._leaders) or len(self._trick_cards(index)) < self._n_active:
             return None
         if index + 1 < len(self._leaders):
             return self._leaders[index + 1]
-        cards = self._tricks[index]
+        cards = self._trick_cards(index)
         return trick_seats(self._leaders[index], len(cards), self._next_active)[trick_winner(cards, self._trump)]
 
     def exchange_seat(self, index: int) -> int:
@@ -885,11 +885,12 @@ class Round:
                 raise IllegalActionError(self._play_reason(seat, card), seat=seat, action=action)
             self._legal = -1
             hands = self._hands
-            trick = self._trick
+            played = self._cards_played
             if TYPE_CHECKING:  # a round in play holds lists (see the slots' types)
-                assert isinstance(hands, list) and isinstance(trick, list)
-            hands[seat] ^= 1 << card
-            trick.append(card)
+                assert isinstance(hands, list) and isinstance(played, list)
+            hand: int = hands[seat]  # typed, and not ``^=``, for mypyc's sake
+            hands[seat] = hand ^ 1 << card
+            played.append(card)
             leader = self._leader
             if seat == leader:
                 self._lead_suit = SUIT_OF[card]
@@ -903,18 +904,15 @@ class Round:
                 self._to_act = following
                 return
             winner = self._win_seat
-            tricks = self._tricks
             leaders = self._leaders
             tricks_won = self._tricks_won
             if TYPE_CHECKING:
-                assert isinstance(tricks, list) and isinstance(leaders, list) and isinstance(tricks_won, list)
-            tricks_won[winner] += 1
-            if len(tricks) == TRICKS_PER_ROUND:
+                assert isinstance(leaders, list) and isinstance(tricks_won, list)
+            won: int = tricks_won[winner]
+            tricks_won[winner] = won + 1
+            if len(leaders) == TRICKS_PER_ROUND:
                 self._finish()
                 return
-            trick = []
-            self._trick = trick
-            tricks.append(trick)
             leaders.append(winner)
             self._leader = winner
             self._lead_suit = -1
@@ -984,13 +982,13 @@ class Round:
         else:
             if TYPE_CHECKING:  # ``apply`` sends only an ``Exchange`` (or a subclass) here
                 assert isinstance(action, Exchange)
-            mask = action.mask
+            mask: int = action.mask
             count = len(action.discard)
             hands = self._hands
             discards = self._discards
             if TYPE_CHECKING:
                 assert isinstance(hands, list) and isinstance(discards, list)
-            hand = hands[seat]
+            hand: int = hands[seat]
             if mask & hand != mask:
                 missing = [str(c) for c in action.discard if not hand >> c & 1]
                 raise IllegalActionError(f"does not hold {' '.join(missing)}", seat=seat, action=action)
@@ -1035,9 +1033,6 @@ class Round:
         leader = first_leader(self._chooser, active, self._next_active)
         self._phase = _PLAY
         self._to_act = leader
-        trick: list[int] = []
-        self._trick = trick
-        self._tricks = [trick]
         self._leaders = [leader]
         self._leader = leader
         self._legal = -1
@@ -1060,9 +1055,7 @@ class Round:
         self._discards = bytes(self._discards)
         # ``bytes`` of cards are their indices: a ``Card`` is an ``int``.
         self._exchanges = tuple([bytes(d.discard) if isinstance(d, Exchange) else None for d in self._exchanges])
-        tricks = tuple(map(bytes, self._tricks))
-        self._tricks = tricks
-        self._trick = tricks[-1] if tricks else b""
+        self._cards_played = bytes(self._cards_played)
         self._leaders = bytes(self._leaders)
         self._tricks_won = bytes(self._tricks_won)
         self._pickers = ()  # shared, but a tracked tuple all the same; a finished round needs none

@@ -21,7 +21,7 @@ RULES.md                                     here
 §4 what beats the winning card, who wins     :func:`beats`, :data:`BEATERS`,
                                              :func:`trick_winner`
 §3.7 scoring                                 :func:`score_changes`
-§3.8 end of match                            :func:`match_winners`
+§3.8 end of match                            :func:`match_winners`, :func:`settle_round`
 §5 riscos                                    :func:`riscos_for`
 ===========================================  ============================================
 
@@ -68,6 +68,7 @@ __all__ = [
     "riscos_for",
     "score_changes",
     "second_packets",
+    "settle_round",
     "trick_seats",
     "trick_winner",
 ]
@@ -293,6 +294,18 @@ def score_changes(rules: Rules, trump: int, active: Sequence[int], tricks_won: S
             won = tricks_won[seat]
             out[seat] = -won * multiplier if won else penalty
     return out
+
+
+def settle_round(
+    scores: list[int], streaks: list[int], deltas: Sequence[int], active: Sequence[int], target: int
+) -> list[int]:
+    """The end of a round for the match: each seat's score changes by its delta (§3.7), its
+    count of rounds sat out in a row grows or restarts (§3.4), in place; returns
+    :func:`match_winners` (§3.8)."""
+    for seat in range(4):
+        scores[seat] += deltas[seat]
+        streaks[seat] = streaks[seat] + 1 if active[seat] == 0 else 0
+    return match_winners(scores, target)
 
 
 def match_winners(scores: Sequence[int], target: int) -> list[int]:

@@ -24,7 +24,7 @@ from collections.abc import Sequence
 from .actions import Action, IllegalActionError
 from .cards import Card
 from .game import Phase, Round, _shuffled_indices, check_deck
-from .logic import match_winners, riscos_for
+from .logic import match_winners, riscos_for, settle_round
 from .rules import CLASSIC, Rules, find_rules
 
 __all__ = ["Match"]
@@ -230,11 +230,7 @@ class Match:
     def _settle(self, finished: Round) -> None:
         deltas = finished._deltas
         assert deltas is not None
-        active = finished._active
-        for seat in range(4):
-            self._scores[seat] += deltas[seat]
-            self._streaks[seat] = self._streaks[seat] + 1 if active[seat] == 0 else 0
-        self._winners = match_winners(self._scores, self._rules.target_score)
+        self._winners = settle_round(self._scores, self._streaks, deltas, finished._active, self._rules.target_score)
         finished._on_over = None
         self._unbind()
 

@@ -183,7 +183,8 @@ def _round_view(
     hand_sizes = tuple(0 if active_codes[s] == 0 else hands[s].bit_count() for s in range(SEATS))
     tricks = []
     next_active = current._next_active
-    for index, cards in enumerate(current._tricks):
+    for index in range(len(current._leaders)):
+        cards = current._trick_cards(index)
         seats = trick_seats(current._leaders[index], len(cards), next_active)
         played = tuple([CARDS[card] for card in cards])
         tricks.append(TrickView(current._leaders[index], played, tuple(seats), current.trick_winner(index)))
