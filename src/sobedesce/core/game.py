@@ -147,7 +147,7 @@ class ExchangeChoices(Sequence[Action]):
     Indexing builds a single action, so drawing one at random costs almost nothing.
     """
 
-    __slots__ = ("_pickers", "hand", "max_discard", "may_sit_out", "min_discard")
+    __slots__ = ("_count", "_pickers", "hand", "max_discard", "may_sit_out", "min_discard")
 
     def __init__(
         self,
@@ -163,10 +163,14 @@ class ExchangeChoices(Sequence[Action]):
         self.max_discard = max_discard
         # ``pickers``: what ``subset_pickers(hand.bit_count(), min_discard, max_discard)`` gives,
         # when the caller (the round, once a round) already looked it up.
-        self._pickers = subset_pickers(hand.bit_count(), min_discard, max_discard) if pickers is None else pickers
+        self._pickers = pickers = (
+            subset_pickers(hand.bit_count(), min_discard, max_discard) if pickers is None else pickers
+        )
+        # ``random.choice`` asks for the length twice and a ``while legal:`` once more.
+        self._count = len(pickers) + may_sit_out
 
     def __len__(self) -> int:
-        return len(self._pickers) + self.may_sit_out
+        return self._count
 
     @overload
     def __getitem__(self, index: int) -> Action: ...
@@ -284,7 +288,25 @@ def _lehmer_groups() -> tuple[tuple[int, tuple[int, ...]], ...]:
     return tuple(groups)
 
 
-_LEHMER_GROUPS: Final = _lehmer_groups()
+def _lehmer_steps() -> tuple[tuple[int, tuple[tuple[int, int, int, tuple[tuple[int, int], ...]], ...]], ...]:
+    """The groups of :func:`_lehmer_groups` with their radices taken two at a time: per group its
+    product and its steps ``(r1 * r2, i1, i2, table)``, ``table[d]`` being the two digits
+    ``(d % r1, d // r1)`` that swap into positions ``i1 = r1 - 1`` and ``i2 = r2 - 1``.  A lone
+    last radix gets ``r2 = 1``: its second swap is of a position with itself."""
+    groups: list[tuple[int, tuple[tuple[int, int, int, tuple[tuple[int, int], ...]], ...]]] = []
+    for product, radices in _lehmer_groups():
+        steps: list[tuple[int, int, int, tuple[tuple[int, int], ...]]] = []
+        for k in range(0, len(radices), 2):
+            r1 = radices[k]
+            r2 = radices[k + 1] if k + 1 < len(radices) else 1
+            i2 = r2 - 1 if r2 > 1 else r1 - 1
+            table = tuple((d % r1, d // r1 if r2 > 1 else i2) for d in range(r1 * r2))
+            steps.append((r1 * r2, r1 - 1, i2, table))
+        groups.append((product, tuple(steps)))
+    return tuple(groups)
+
+
+_LEHMER_STEPS: Final = _lehmer_steps()
 _INDICES: Final = tuple(range(40))
 
 
@@ -294,15 +316,16 @@ def _shuffled_indices(rng: _random.Random) -> list[int]:
     deck = [*_INDICES]
     # The digits of ``code`` in the mixed radix 40, 39, ..., 2, lowest first, drawn a group at
     # a time: one division of the big number per group, then the group's digits from an int
-    # that fits a machine word.  The same digits as one divmod by 40, 39, ... each.
-    for product, radices in _LEHMER_GROUPS:
+    # that fits a machine word, two digits a step (``_lehmer_steps``).  The same digits as one
+    # divmod by 40, 39, ... each.
+    for product, steps in _LEHMER_STEPS:
         rest = code % product
         code //= product
-        for radix in radices:
-            j = rest % radix
+        for radix, i1, i2, table in steps:
+            j1, j2 = table[rest % radix]
             rest //= radix
-            i = radix - 1
-            deck[i], deck[j] = deck[j], deck[i]
+            deck[i1], deck[j1] = deck[j1], deck[i1]
+            deck[i2], deck[j2] = deck[j2], deck[i2]
     return deck
 
 
@@ -964,7 +987,8 @@ class Round:
         if TYPE_CHECKING:
             assert isinstance(hands, list)
         for seat in range(4):
-            hands[seat] |= second[seat]
+            hand: int = hands[seat]  # not ``|=``: mypyc types it
+            hands[seat] = hand | second[seat]
         self._phase = _EXCHANGE
         self._codes = tuple(must_play(self._rules, self._trump, self._chooser, self._scores, self._streaks))
         self._beaters = BEATERS[self._trump]
@@ -1052,12 +1076,13 @@ class Round:
         collection of the older generations would scan every round's lists and actions again."""
         self._hands = tuple(self._hands)
         self._active = tuple(self._active)
-        self._discards = bytes(self._discards)
-        # ``bytes`` of cards are their indices: a ``Card`` is an ``int``.
+        self._discards = tuple(self._discards)
+        # ``bytes`` of cards are their indices: a ``Card`` is an ``int`` (the pure build keeps the
+        # ``Card`` objects, which the collector tracks, so a tuple of them would stay tracked).
         self._exchanges = tuple([bytes(d.discard) if isinstance(d, Exchange) else None for d in self._exchanges])
         self._cards_played = bytes(self._cards_played)
-        self._leaders = bytes(self._leaders)
-        self._tricks_won = bytes(self._tricks_won)
+        self._leaders = tuple(self._leaders)
+        self._tricks_won = tuple(self._tricks_won)
         self._pickers = ()  # shared, but a tracked tuple all the same; a finished round needs none
 
 

@@ -87,13 +87,6 @@ class Match:
             fast["legal_actions"] = current.legal_actions
             fast["apply"] = current.apply
 
-    def _unbind(self) -> None:
-        self._current = None
-        fast: dict[str, object] | None = getattr(self, "__dict__", None)
-        if fast is not None:
-            fast.pop("legal_actions", None)
-            fast.pop("apply", None)
-
     def copy(self) -> Match:
         """An independent copy: applying actions to it leaves this match unchanged."""
         new = Match.__new__(Match)
@@ -232,7 +225,12 @@ class Match:
         assert deltas is not None
         self._winners = settle_round(self._scores, self._streaks, deltas, finished._active, self._rules.target_score)
         finished._on_over = None
-        self._unbind()
+        # ``_unbind()``, inlined: this runs at the end of every round.
+        self._current = None
+        fast: dict[str, object] | None = getattr(self, "__dict__", None)
+        if fast is not None:
+            fast.pop("legal_actions", None)
+            fast.pop("apply", None)
 
     def riscos(self) -> list[float] | None:
         """Ranking points when the match is over (RULES.md §5), else ``None``."""
