@@ -62,7 +62,7 @@ def draw_value(trump: int) -> float:
     return _DRAW[trump]
 
 
-_DRAW = tuple((sum(TRUMP_VALUE) + 3 * sum(SIDE_VALUE)) / 40 for _ in range(4))
+_DRAW = tuple((sum(TRUMP_VALUE, 0.0) + 3 * sum(SIDE_VALUE, 0.0)) / 40 for _ in range(4))
 
 
 def base_tricks(n_active: float) -> float:
@@ -201,7 +201,7 @@ def exchange_likelihood(plan: ExchangePlan, may_sit: bool, observed_k: int | Non
     if observed_k is None:
         return p_sit
     weights = {k: math.exp(-K_DECAY * abs(k - plan.k)) for k in plan.tricks_by_k}
-    total = sum(weights.values())
+    total = sum(weights.values(), 0.0)
     return (1.0 - p_sit) * weights.get(observed_k, 1e-3) / total
 
 
@@ -266,7 +266,7 @@ def _three_value(hand: int, trump: int) -> float:
 
 
 _UNKNOWN_KEEP = tuple(
-    sum(max(TRUMP_VALUE[r] if s == t else SIDE_VALUE[r], _DRAW[t]) for s in range(4) for r in range(10)) / 40
+    sum((max(TRUMP_VALUE[r] if s == t else SIDE_VALUE[r], _DRAW[t]) for s in range(4) for r in range(10)), 0.0) / 40
     for t in range(4)
 )
 
@@ -290,7 +290,7 @@ _LIKELY_CACHE: dict[tuple[int, Rules, bool, int, float], float] = {}
 def _trump_likelihood(three: int, rules: Rules, option: int, chooser_may_sit: bool) -> float:
     scores = trump_scores(three, rules, chooser_may_sit)
     weights = {opt: math.exp(-d / TRUMP_TEMPERATURE) for d, opt in scores}
-    return weights.get(option, 0.0) / sum(weights.values())
+    return weights.get(option, 0.0) / sum(weights.values(), 0.0)
 
 
 # -- whole-round simulation from the exchange phase ---------------------------------------

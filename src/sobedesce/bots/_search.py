@@ -320,8 +320,9 @@ def evaluate_exchange(
     sit out)."""
     seat = view.seat
     scores, target, eq = _objective_inputs(view, match_aware, equity)
-    total_w = sum(w for w, _ in worlds) or 1.0
+    total_w = sum((w for w, _ in worlds), 0.0) or 1.0
     values: dict[int | None, tuple[float, float]] = {}
+    option: int | None  # declared for mypyc, which would infer None from the test below
     for option in options:
         if option is None and not rivalry and scores is None:
             values[option] = (0.0, 0.0)
@@ -399,8 +400,8 @@ def screen_exchange(
     if None in options and None not in survivors:
         survivors.append(None)
     rest = evaluate_exchange(view, tail, survivors, rivalry, match_aware, equity)
-    w_head = sum(w for w, _ in head)
-    w_tail = sum(w for w, _ in tail)
+    w_head = sum((w for w, _ in head), 0.0)
+    w_tail = sum((w for w, _ in tail), 0.0)
     total = (w_head + w_tail) or 1.0
     return {
         o: (
@@ -564,7 +565,7 @@ def sample_play_worlds(
 
 def _resample(weights: Sequence[float], n: int, rng: random.Random) -> list[int]:
     """``n`` indices drawn in proportion to ``weights`` (systematic resampling)."""
-    total = sum(weights)
+    total = sum(weights, 0.0)
     step = total / n
     point = rng.random() * step
     acc = 0.0
@@ -591,7 +592,7 @@ def _sit_chance(values: list[float], n_exp: float, ctx: PlayContext) -> float:
     draw = ctx.draw
     n = len(values)
     best = -1.0
-    kept = sum(values)
+    kept = sum(values, 0.0)
     for k in range(0, min(rules.max_discard, n) + 1):
         if k:
             kept -= values[n - k]
@@ -711,7 +712,7 @@ def evaluate_play(
 ) -> dict[int, tuple[float, float]]:
     seat = ctx.view.seat
     scores, target, eq = _objective_inputs(ctx.view, match_aware, equity)
-    total_w = sum(w for w, _ in worlds) or 1.0
+    total_w = sum((w for w, _ in worlds), 0.0) or 1.0
     rules, trump, active = ctx.rules, ctx.trump, ctx.active
     values = {}
     for card in cards:

@@ -159,6 +159,13 @@ class PlayState:
         "win_seat",
     )
 
+    def __new__(cls, *args: object, **kwargs: object) -> PlayState:
+        # A state whose slots are still unset, for :meth:`with_hands` to fill
+        # (``PlayState.__new__(PlayState)``); ``PlayState(...)`` then runs ``__init__``.  Defined
+        # because the constructor of a class compiled by mypyc (the compiled build) otherwise
+        # always runs ``__init__``.
+        return object.__new__(cls)
+
     def __init__(
         self,
         rules: Rules,
