@@ -426,7 +426,6 @@ def test_levels_play_at_their_budget_unless_by_the_clock():
     from sobedesce.bots import LEVEL_DEADLINE
 
     assert _make_seat("expert")[0].deadline is None
-    assert _make_seat("hard")[0].deadline is None
     assert _make_seat("expert", clock=True)[0].deadline == LEVEL_DEADLINE
     assert plan_jobs(["random"] * 4, "classic", 2, 1, 2, False, clock=True)[0].clock is True
     summary = run_arena(["random"] * 4, "classic", 2, 1, jobs=1, clock=True).summary()

@@ -51,16 +51,16 @@ def test_registry() -> None:
         make_bot("oracle")
     assert set(LEVELS) == {"easy", "hard", "expert"}
     assert make_bot("easy").name == "beginner"
-    assert make_bot("hard").name == "strong"
+    assert make_bot("hard").name == "basic"
     assert make_bot("expert").name == "strong"
-    assert make_bot("hard").exchange_samples < make_bot("expert").exchange_samples
 
 
 def test_settings_in_the_name() -> None:
     bot = make_bot("Strong:play_samples=7:rivalry=0.5:match_aware=true:time_limit=none")
     assert (bot.play_samples, bot.rivalry, bot.match_aware, bot.time_limit) == (7, 0.5, True, None)
-    assert make_bot("hard:play_samples=3").exchange_samples == make_bot("hard").exchange_samples
-    assert make_bot("hard:play_samples=3").play_samples == 3
+    assert make_bot("expert:play_samples=3").exchange_samples == make_bot("expert").exchange_samples
+    assert make_bot("expert:play_samples=3").play_samples == 3
+    assert make_bot("hard:sit_margin=0.5").sit_margin == 0.5
     with pytest.raises(ValueError, match="bot 'basic' has no setting 'depth'"):
         make_bot("basic:depth=3")
     with pytest.raises(ValueError, match=r"bot 'strong'.*play_oversample must be at least 1, not 0"):
@@ -370,10 +370,11 @@ def test_play_worlds_resampled() -> None:
 
 
 def test_levels_keep_a_deadline_unless_untimed() -> None:
-    assert make_bot("expert").deadline == make_bot("hard").deadline == LEVEL_DEADLINE
+    assert make_bot("expert").deadline == LEVEL_DEADLINE
     assert make_bot("expert", timed=False).deadline is None
-    assert make_bot("hard", timed=False).deadline is None
-    assert make_bot("hard", timed=False).exchange_samples == make_bot("hard").exchange_samples
+    assert make_bot("expert", timed=False).exchange_samples == make_bot("expert").exchange_samples
+    # ``hard`` is the rule-based bot: it answers at once and has no clock to keep.
+    assert not hasattr(make_bot("hard"), "deadline")
     # A deadline asked for by name is kept either way; plain ``strong`` has none.
     assert make_bot("strong:deadline=0.3", timed=False).deadline == 0.3
     assert make_bot("strong").deadline is None

@@ -442,9 +442,10 @@ def test_bot_names_and_levels() -> None:
     used, bot = resolve_bot("random")
     assert used == "random" and bot.name == "random"
     used, bot = resolve_bot("hard")
-    assert used == "hard" and bot.name == "strong"
+    assert used == "hard" and bot.name == "basic"
     # A seeded match replays exactly: its bots play at their sample budgets, not by the clock.
-    assert bot.deadline is not None and resolve_bot("expert", timed=False)[1].deadline is None
+    assert resolve_bot("expert")[1].deadline is not None
+    assert resolve_bot("expert", timed=False)[1].deadline is None
     with pytest.raises(ValueError, match="no-such-bot"):
         resolve_bot("no-such-bot")
     with pytest.raises(ValueError, match="never offered at a table"):
