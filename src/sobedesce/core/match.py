@@ -60,8 +60,14 @@ class Match:
     # While a round is in play, ``apply`` and ``legal_actions`` are looked up in the instance
     # first: ``_bind`` puts the round's own bound methods there, which spares every decision
     # a wrapper call; the methods below are what ``help()`` shows and what runs otherwise.
-    # Compiled by mypyc, a match has no instance dictionary: the methods below always run,
-    # and as compiled code they call the round's directly.
+    # Compiled by mypyc (the compiled build), a match has no instance dictionary: the methods
+    # below always run, and as compiled code they call the round's directly.
+
+    def __new__(cls, *args: object, **kwargs: object) -> Match:
+        # A match whose attributes are still unset, for :meth:`copy` to fill
+        # (``Match.__new__(Match)``); ``Match(...)`` then runs ``__init__``.  Defined because the
+        # constructor of a class compiled by mypyc otherwise always runs ``__init__``.
+        return object.__new__(cls)
 
     def legal_actions(self) -> Sequence[Action]:
         """The legal actions of the seat to act; empty when a deal is due or the match is over."""
