@@ -319,8 +319,7 @@ def _shuffled_indices(rng: _random.Random) -> list[int]:
     # that fits a machine word, two digits a step (``_lehmer_steps``).  The same digits as one
     # divmod by 40, 39, ... each.
     for product, steps in _LEHMER_STEPS:
-        rest = code % product
-        code //= product
+        code, rest = divmod(code, product)  # one division of the big number, not two
         for radix, i1, i2, table in steps:
             j1, j2 = table[rest % radix]
             rest //= radix

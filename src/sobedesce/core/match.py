@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import random as _random
 from collections.abc import Sequence
+from typing import Final
 
 from .actions import Action, IllegalActionError
 from .cards import Card
@@ -88,8 +89,8 @@ class Match:
     def _bind(self, current: Round) -> None:
         self._current = current
         current._on_over = self._settle
-        fast: dict[str, object] | None = getattr(self, "__dict__", None)
-        if fast is not None:
+        if _INSTANCE_DICT:
+            fast = self.__dict__
             fast["legal_actions"] = current.legal_actions
             fast["apply"] = current.apply
 
@@ -233,8 +234,8 @@ class Match:
         finished._on_over = None
         # ``_unbind()``, inlined: this runs at the end of every round.
         self._current = None
-        fast: dict[str, object] | None = getattr(self, "__dict__", None)
-        if fast is not None:
+        if _INSTANCE_DICT:
+            fast = self.__dict__
             fast.pop("legal_actions", None)
             fast.pop("apply", None)
 
@@ -245,3 +246,9 @@ class Match:
     def returns(self) -> list[float]:
         """Riscos once over, else zeros (the OpenSpiel convention)."""
         return self.riscos() or [0.0] * 4
+
+
+# Whether a match has an instance dictionary for ``_bind``'s fast path: it has in the pure build,
+# not compiled by mypyc (asking ``getattr(match, "__dict__", None)`` there would raise and catch
+# an AttributeError twice a round).
+_INSTANCE_DICT: Final = Match.__dictoffset__ != 0
