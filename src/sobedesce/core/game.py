@@ -563,6 +563,8 @@ class Round:
         if new._decided < 4:
             if tricks:
                 raise ValueError("tricks are played only once every seat has decided")
+            if any(hand.bit_count() != HAND_SIZE for hand in new._hands):
+                raise ValueError(f"every hand holds {HAND_SIZE} cards in the exchange phase")
             new._phase = _EXCHANGE
             new._to_act = (new._chooser + new._decided) % 4
             return new
@@ -819,13 +821,9 @@ class Round:
         if phase == _EXCHANGE:
             seat = self._to_act
             rules = self._rules
-            hand = self._hands[seat]
+            # Every hand holds HAND_SIZE cards in the exchange phase (``from_position`` checks it).
             return ExchangeChoices(
-                hand,
-                self._codes[seat] == MAY_SIT_OUT,
-                rules.min_discard,
-                rules.max_discard,
-                self._pickers if hand.bit_count() == HAND_SIZE else None,
+                self._hands[seat], self._codes[seat] == MAY_SIT_OUT, rules.min_discard, rules.max_discard, self._pickers
             )
         if phase == _TRUMP:
             return _TRUMP_WITH_TURN if self._rules.turn_up_allowed else TRUMP_ACTIONS
