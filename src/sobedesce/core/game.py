@@ -192,7 +192,7 @@ class ExchangeChoices(Sequence[Action]):
         chosen = self._pickers[index](cards)
         mask = 0
         for card in chosen:
-            mask |= 1 << card
+            mask |= _BITS[card]
         action = _new_exchange(Exchange)
         _object_setattr(action, "discard", chosen)
         _object_setattr(action, "mask", mask)
@@ -308,6 +308,7 @@ def _lehmer_steps() -> tuple[tuple[int, tuple[tuple[int, int, int, tuple[tuple[i
 
 _LEHMER_STEPS: Final = _lehmer_steps()
 _INDICES: Final = tuple(range(40))
+_BITS: Final = tuple([1 << card for card in range(40)])
 
 
 def _shuffled_indices(rng: _random.Random) -> list[int]:
