@@ -20,7 +20,6 @@ from __future__ import annotations
 import random as _random
 from collections.abc import Callable, Iterator, Sequence
 from enum import IntEnum
-from functools import partial
 from operator import itemgetter
 from typing import TYPE_CHECKING, Final, overload
 
@@ -247,29 +246,21 @@ def subset_pickers(n: int, low: int, high: int) -> tuple[_Picker, ...]:
 
 
 def _subset_pickers(n: int, low: int, high: int) -> tuple[_Picker, ...]:
-    """For each discard of ``low..high`` of ``n`` cards (smallest first), a function that
-    picks those cards out of the sorted hand, at C speed where ``itemgetter`` can."""
+    """For each discard of ``low..high`` of ``n`` cards (smallest first), an ``itemgetter`` that
+    picks those cards out of the sorted hand (a tuple) as a tuple, at C speed: a slice for none
+    or one card, the positions for more."""
     pickers: list[_Picker] = []
     for size in range(low, min(high, n) + 1):
         for bits in range(1 << n):
             if bits.bit_count() != size:
                 continue
             positions = [p for p in range(n) if bits >> p & 1]
-            if size == 0:
-                pickers.append(_pick_none)
-            elif size == 1:
-                pickers.append(partial(_pick_one, positions[0]))
+            if size <= 1:
+                start = positions[0] if positions else 0
+                pickers.append(itemgetter(slice(start, start + size)))
             else:
                 pickers.append(itemgetter(*positions))
     return tuple(pickers)
-
-
-def _pick_none(cards: Sequence[Card]) -> tuple[Card, ...]:
-    return ()
-
-
-def _pick_one(position: int, cards: Sequence[Card]) -> tuple[Card, ...]:
-    return (cards[position],)
 
 
 def _lehmer_groups() -> tuple[tuple[int, tuple[int, ...]], ...]:
