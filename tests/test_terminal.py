@@ -328,6 +328,15 @@ def test_a_card_not_held_is_left_to_the_rules_core() -> None:
     assert parse_input("2d", Phase.PLAY, HAND) == Play(Card.parse("2D"))
 
 
+def test_trump_messages_offer_a_turn_up_only_where_the_rules_allow_one() -> None:
+    with pytest.raises(InputError, match=r"not a suit: type S, H, D or C \(or spades, hearts…\)$"):
+        parse_input("zz", Phase.TRUMP, HAND[:3], turn_allowed=False)
+    with pytest.raises(InputError, match="or type 'turn'"):
+        parse_input("", Phase.TRUMP, HAND[:3])
+    with pytest.raises(InputError, match=r"^name a trump suit \(S, H, D or C\); 'help'"):
+        parse_input("", Phase.TRUMP, HAND[:3], turn_allowed=False)
+
+
 # -- the driver -----------------------------------------------------------------------------------
 
 

@@ -359,7 +359,7 @@ class TerminalTable:
             message = None
             self.notice = []
             try:
-                parsed = parse_input(text, view.phase, view.hand)
+                parsed = parse_input(text, view.phase, view.hand, turn_allowed=view.rules.turn_up_allowed)
             except InputError as error:
                 message = Text(f"? {error}", style="bold")
                 continue

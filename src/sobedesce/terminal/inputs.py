@@ -85,8 +85,10 @@ def parse_card_word(word: str, hand: Sequence[Card]) -> Card:
         raise InputError(f"{word!r} is not a card: type e.g. 7h (rank A7KJQ65432, suit SHDC) or its number") from None
 
 
-def parse_input(text: str, phase: Phase, hand: Sequence[Card]) -> Action | Command:
-    """Read ``text`` typed when the person is to act in ``phase`` holding ``hand`` (as shown).
+def parse_input(text: str, phase: Phase, hand: Sequence[Card], *, turn_allowed: bool = True) -> Action | Command:
+    """Read ``text`` typed when the person is to act in ``phase`` holding ``hand`` (as shown);
+    ``turn_allowed``: whether the rules let the chooser turn up a card (only the error messages
+    depend on it: a turn-up is still read, and the table refuses it with the rules' reason).
 
     Raises :class:`InputError` for text that is neither a command nor a decision.
     """
@@ -94,13 +96,14 @@ def parse_input(text: str, phase: Phase, hand: Sequence[Card]) -> Action | Comma
     if key in COMMANDS:
         return Command(COMMANDS[key])
     if not key:
-        raise InputError(_what_to_type(phase))
+        raise InputError(_what_to_type(phase, turn_allowed))
     if phase == Phase.TRUMP:
         if key in _TURN_WORDS:
             return TurnUp()
         suit = _SUIT_WORDS.get(key)
         if suit is None:
-            raise InputError(f"{text.strip()!r} is not a suit: type S, H, D or C (or spades, hearts…), or 'turn'")
+            turn = ", or 'turn'" if turn_allowed else ""
+            raise InputError(f"{text.strip()!r} is not a suit: type S, H, D or C (or spades, hearts…){turn}")
         return NameTrump(suit)
     words = key.split()
     if phase == Phase.EXCHANGE:
@@ -120,9 +123,10 @@ def parse_input(text: str, phase: Phase, hand: Sequence[Card]) -> Action | Comma
     raise InputError("there is nothing to decide now")
 
 
-def _what_to_type(phase: Phase) -> str:
+def _what_to_type(phase: Phase, turn_allowed: bool = True) -> str:
     if phase == Phase.TRUMP:
-        return "name a trump suit (S, H, D or C) or type 'turn'; 'help' for more"
+        turn = " or type 'turn'" if turn_allowed else ""
+        return f"name a trump suit (S, H, D or C){turn}; 'help' for more"
     if phase == Phase.EXCHANGE:
         return "type the cards to discard (e.g. '2c 5h' or '1 4'), 'keep' for none, or 'sit'; 'help' for more"
     return "type a card (e.g. 7h) or its number in your hand; 'help' for more"
