@@ -41,7 +41,7 @@ from .protocol import (
     hint_json,
     parse_message,
 )
-from .store import Player
+from .store import Player, TableRow
 from .tables import Client, Room, ServerError, Tables
 
 __all__ = ["Cluster", "Link", "RemoteClient"]
@@ -183,17 +183,7 @@ class Cluster:
         exist, their owners what is live (who is connected, spectators)."""
         rows = [r for r in await self.tables.read(self.tables.store.tables, ("open", "playing")) if not r.private]
         live = await self.bus.tables([r.id for r in rows])
-        listed = []
-        for row in rows:
-            info = live.get(row.id)
-            if info is None:
-                room = self.tables._room_of(row)
-                room.version = row.version
-                info = room.public()
-            info["status"] = row.status
-            info["v"] = max(int(info.get("v") or 0), row.version)
-            listed.append(info)
-        return listed
+        return [self._listing(row, live.get(row.id)) for row in rows]
 
     async def table_info(self, table_id: str) -> dict[str, Any]:
         room = self.tables.rooms.get(table_id)
@@ -203,13 +193,18 @@ class Cluster:
         if row is None or row.private:
             raise ServerError("no_table", f"no table {table_id!r}")
         info = (await self.bus.tables([table_id])).get(table_id) if row.status in ("open", "playing") else None
-        if info is None:
-            fallback = self.tables._room_of(row)
-            fallback.version = row.version
-            info = fallback.public()
-        info["status"] = row.status
-        info["v"] = max(int(info.get("v") or 0), row.version)
-        return info
+        return self._listing(row, info)
+
+    def _listing(self, row: TableRow, live: dict[str, Any] | None) -> dict[str, Any]:
+        """A table's public facts: its owner's live ones (from the bus) when it has an owner,
+        else the stored row's; the status and version always the store's, or newer."""
+        if live is None:
+            room = self.tables._room_of(row)
+            room.version = row.version
+            live = room.public()
+        live["status"] = row.status
+        live["v"] = max(int(live.get("v") or 0), row.version)
+        return live
 
     # -- where a table is -------------------------------------------------------------------
 
