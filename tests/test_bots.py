@@ -5,6 +5,7 @@ from __future__ import annotations
 import gc
 import random
 import statistics
+from collections.abc import Iterable, Iterator
 
 import pytest
 
@@ -23,6 +24,21 @@ def _act(bot, match: Match, seat: int, rng: random.Random):
     if isinstance(bot, OracleSeat):
         return bot.act_full(match, seat, rng)
     return bot.act(seat_view(match, seat), rng)
+
+
+def _seeded_round_views(rules: str, seeds: Iterable[int]) -> Iterator[tuple[int, Match, int, SeatView]]:
+    """For each seed, one round dealt from ``random.Random(seed)``: every view of the seat to
+    act, with the seed, the match and the seat.  The caller applies an action before asking
+    for the next view; the round ends when it is over."""
+    for seed in seeds:
+        match = Match(rules)
+        match.deal(rng=random.Random(seed))
+        rnd = match.round
+        assert rnd is not None
+        while not rnd.is_over:
+            seat = match.current_seat
+            assert seat is not None
+            yield seed, match, seat, seat_view(match, seat)
 
 
 def play_match(bots, rules: str, seed: int, max_rounds: int = 60) -> tuple[Match, list]:
@@ -188,29 +204,21 @@ def test_explain_legal_and_best_first(name: str, rules: str) -> None:
     bot = make_bot(name, **(SMALL if name == "strong" else {}))
     rng = random.Random(9)
     nonzero = 0
-    for seed in range(3):
-        match = Match(rules)
-        match.deal(rng=random.Random(seed))
-        rnd = match.round
-        assert rnd is not None
-        while not rnd.is_over:
-            seat = match.current_seat
-            assert seat is not None
-            view: SeatView = seat_view(match, seat)
-            options = bot.explain(view, random.Random(seed))
-            assert options
-            legal = list(view.legal_actions)
-            for option in options:
-                assert option.action in legal
-            deltas = [o.expected_delta for o in options]
-            if name == "basic":
-                assert deltas == sorted(deltas)
-            elif len(legal) > 1:
-                # strong ranks by own change minus the others' mean (its rivalry setting);
-                # the first option is the one it plays.
-                assert bot.act(view, random.Random(seed)) == options[0].action
-            nonzero += any(d != 0.0 for d in deltas)
-            match.apply(bot.act(view, rng))
+    for seed, match, _, view in _seeded_round_views(rules, range(3)):
+        options = bot.explain(view, random.Random(seed))
+        assert options
+        legal = list(view.legal_actions)
+        for option in options:
+            assert option.action in legal
+        deltas = [o.expected_delta for o in options]
+        if name == "basic":
+            assert deltas == sorted(deltas)
+        elif len(legal) > 1:
+            # strong ranks by own change minus the others' mean (its rivalry setting);
+            # the first option is the one it plays.
+            assert bot.act(view, random.Random(seed)) == options[0].action
+        nonzero += any(d != 0.0 for d in deltas)
+        match.apply(bot.act(view, rng))
     assert nonzero > 5
 
 
@@ -490,25 +498,17 @@ def test_beginner_never_absurd(rules: str) -> None:
     basic = make_bot("basic")
     rand = make_bot("random")
     tempting = differs = decisions = 0
-    for seed in range(60):
-        match = Match(rules)
-        match.deal(rng=random.Random(seed))
-        rnd = match.round
-        assert rnd is not None
-        while not rnd.is_over:
-            seat = match.current_seat
-            assert seat is not None
-            view = seat_view(match, seat)
-            legal = list(view.legal_actions)
-            if len(legal) > 1:
-                action = beginner.act(view, random.Random(seed * 10 + seat))
-                assert action in legal
-                assert absurd(view, action) is None, (absurd(view, action), view.phase, action)
-                tempting += any(absurd(view, a) is not None for a in legal)
-                differs += action != basic.act(view, random.Random(0))
-                decisions += 1
-            bot = beginner if seat % 2 == 0 else rand
-            match.apply(bot.act(view, random.Random(seed + seat)))
+    for seed, match, seat, view in _seeded_round_views(rules, range(60)):
+        legal = list(view.legal_actions)
+        if len(legal) > 1:
+            action = beginner.act(view, random.Random(seed * 10 + seat))
+            assert action in legal
+            assert absurd(view, action) is None, (absurd(view, action), view.phase, action)
+            tempting += any(absurd(view, a) is not None for a in legal)
+            differs += action != basic.act(view, random.Random(0))
+            decisions += 1
+        bot = beginner if seat % 2 == 0 else rand
+        match.apply(bot.act(view, random.Random(seed + seat)))
     assert tempting > decisions // 4
     assert 0.05 * decisions < differs < 0.5 * decisions
 
