@@ -61,7 +61,6 @@ from .logic import (
     first_packets,
     legal_card_mask,
     must_play,
-    next_active_seats,
     riscos_for,
     score_changes,
     second_packets,
@@ -560,11 +559,10 @@ class Round:
             new._phase = _EXCHANGE
             new._to_act = (new._chooser + new._decided) % 4
             return new
-        new._n_active = sum(a == 1 for a in active_list)
+        new._n_active, _, new._next_active = SEATINGS[new._played]
         if new._n_active < 2:
             raise ValueError("fewer than two seats play: the round is over")
         new._phase = _PLAY
-        new._next_active = tuple(next_active_seats(active_list))
         played = [[int(card) for card in trick] for trick in tricks]
         new._leaders = list(leaders)
         if not played or len(new._leaders) != len(played):
