@@ -305,7 +305,7 @@ def test_an_owner_that_stalls_past_its_lease_is_fenced_out_and_the_match_goes_on
         assert a.proc is not None
         a.proc.send_signal(signal.SIGSTOP)
         try:
-            await wait_until(lambda: (lease_of(group, table_id) or before)[1] > before[1], "the takeover")
+            await until(lambda: (lease_of(group, table_id) or before)[1] > before[1], "the takeover")
         finally:
             a.proc.send_signal(signal.SIGCONT)
         stopped.append((table_id, before[1]))
@@ -324,15 +324,6 @@ def test_an_owner_that_stalls_past_its_lease_is_fenced_out_and_the_match_goes_on
     assert watch.problems == [], "\n".join(watch.problems[:5])
     assert after[0] in ("", node_of(b)), after
     assert f"lost the lease of table {table_id}" in a.stderr_text(), "the stalled process let the table go"
-
-
-async def wait_until(condition: Any, what: str, timeout: float = 60.0) -> None:
-    """Poll a condition on the database (a lease row) until it holds."""
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + timeout
-    while not condition():
-        assert loop.time() < deadline, f"no {what} within {timeout:g} s"
-        await asyncio.sleep(0.05)
 
 
 async def _bot_table(owner: ServerProcess, other: ServerProcess, watch: LeakWatch) -> tuple[GameClient, str]:
@@ -454,6 +445,66 @@ def test_a_lease_is_never_held_by_two_processes_at_once() -> None:
         with pytest.raises(LeaseLost):
             store.append_fenced([(tables[0], [(next(seqs), {"stale": True})], 1, stale)])
         store.close()
+
+
+def test_a_takeover_does_not_wait_on_an_owner_stalled_in_the_middle_of_a_write() -> None:
+    """The owner stops between the statements of a fenced write, holding the table's row: the
+    process taking over neither blocks on that lock (its writer would stall with it) nor takes
+    the lease while the write could still commit.  PostgreSQL ends the stalled session after
+    ``IDLE_TRANSACTION_SECONDS``; the takeover then succeeds, and the stalled write is lost."""
+    from sobedesce.server.lease import Leases
+    from sobedesce.server.store import LeaseLost, Store, TableRow
+
+    assert POSTGRES_URL is not None
+    with postgres_schema(POSTGRES_URL, prefix="test_stall") as url:
+        owner_store, other_store = Store(url), Store(url)
+        owner_store.migrate()
+        owner_store.create_table(_row("t", TableRow))
+        owner = Leases(owner_store, "owner", seconds=0.05)
+        other = Leases(other_store, "other", seconds=2.0)
+        epoch = owner.acquire("t")
+        assert epoch is not None
+        stalled = owner_store._engine.connect()
+        try:
+            transaction = stalled.begin()
+            # The first statement of append_fenced: the row stays locked until the transaction
+            # ends.  PostgreSQL's clock for the stalled session starts now.
+            written = stalled.execute(
+                sa.text("UPDATE tables SET version = version + 1 WHERE id = 't' AND lease_epoch = :e RETURNING id"),
+                {"e": epoch},
+            ).all()
+            assert written == [("t",)]
+            run(until(lambda: (lease := owner.lease("t")) is not None and not lease.live, "expiry of the lease"))
+            # The row is still locked: the takeover gives up at once instead of waiting.
+            assert other.acquire("t") is None, "the takeover waited for the stalled session to end"
+            lease = other.lease("t")
+            assert lease is not None and (lease.owner, lease.epoch) == ("owner", epoch), (
+                "a takeover that gave up changed nothing"
+            )
+            # Once PostgreSQL has ended the stalled session, the lease is taken, with the next epoch.
+            taken = run(until(lambda: other.acquire("t"), "takeover"))
+            assert taken == epoch + 1
+            with pytest.raises(sa.exc.DBAPIError):
+                transaction.commit()
+        finally:
+            stalled.close()
+        row = other_store.table("t")
+        assert row is not None and row.version == 0, "the stalled write was rolled back"
+        with pytest.raises(LeaseLost):
+            owner_store.append_fenced([("t", [(1, {"late": True})], 1, epoch)])
+        other_store.append_fenced([("t", [(1, {"new": True})], 1, taken)])
+        owner_store.close()
+        other_store.close()
+
+
+async def until(condition: Any, what: str, timeout: float = 60.0) -> Any:
+    """Poll a condition on the database until it holds: its value."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while not (result := condition()):
+        assert loop.time() < deadline, f"no {what} within {timeout:g} s"
+        await asyncio.sleep(0.05)
+    return result
 
 
 def _row(table_id: str, cls: Any) -> Any:

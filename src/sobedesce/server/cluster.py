@@ -240,6 +240,9 @@ class Cluster:
                     return None
             if not wait or loop.time() > deadline:
                 raise ServerError("unavailable", "the table's server is being replaced: join again in a moment")
+            # Taken by another process (the next look finds it), or its stalled owner still
+            # holds the table's row until PostgreSQL ends that session: look again shortly.
+            await asyncio.sleep(min(self.period, 0.5))
 
     async def _take(self, table_id: str, epoch: int) -> None:
         """Hold a table from the store, with its lease's ``epoch``."""

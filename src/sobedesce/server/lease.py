@@ -12,6 +12,12 @@ by a process's: two processes can never both hold a lease, whatever their clocks
 The epoch is a fencing token: the store writes a decision only while ``tables.lease_epoch``
 still equals the writer's epoch (:meth:`~sobedesce.server.store.Store.append_fenced`), so a
 process that stalled past its expiry and wakes up after a takeover cannot write any more.
+
+A process can stall in the middle of such a write, holding the table's row lock.  The takeover
+then waits for that lock only briefly (``lock_timeout``) and tries again at the next sweep,
+rather than blocking its writer; PostgreSQL ends the stalled session once it has sat idle in
+its transaction long enough (the store's ``idle_in_transaction_session_timeout``), which
+rolls its write back and frees the row.
 """
 
 from __future__ import annotations
@@ -20,6 +26,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import sqlalchemy as sa
+from sqlalchemy import exc
 from sqlalchemy.engine import Connection
 
 from .store import Store, StoreError, TableRow
@@ -53,6 +60,10 @@ _RELEASE = sa.text(
 _RELEASE_ALL = sa.text(
     "UPDATE table_leases SET owner = '', expires_at = now() - interval '1 second' WHERE owner = :owner"
 )
+# How long a takeover waits for the previous owner's write in flight, at most: a write takes
+# milliseconds, so a longer wait means its process stalled holding the row.
+_LOCK_WAIT_SECONDS = 0.5
+_LOCK_NOT_AVAILABLE = "55P03"
 _LEASE = sa.text(
     "SELECT owner, epoch, expires_at > now() AS live, EXTRACT(EPOCH FROM expires_at - now()) AS left_s"
     " FROM table_leases WHERE table_id = :table_id"
@@ -95,16 +106,29 @@ class Leases:
             return list(result) if result.returns_rows else []
 
     def acquire(self, table_id: str) -> int | None:
-        """Take the table's lease if nobody holds it (or it expired): the new epoch, else ``None``."""
-        with self.store._transaction(write=True) as connection:
-            return self._acquire(connection, table_id)
+        """Take the table's lease if nobody holds it (or it expired): the new epoch, else ``None``
+        (held by another process, or its stalled owner still holds the table's row: not yet)."""
+        try:
+            with self.store._transaction(write=True) as connection:
+                return self._acquire(connection, table_id)
+        except _RowBusy:
+            return None
 
     def _acquire(self, connection: Connection, table_id: str) -> int | None:
-        row = connection.execute(_ACQUIRE, {"table_id": table_id, "owner": self.owner, "seconds": self.seconds}).first()
-        if row is None:
-            return None
-        epoch = int(row[0])
-        connection.execute(_FENCE, {"table_id": table_id, "epoch": epoch})
+        wait_ms = max(1, round(min(_LOCK_WAIT_SECONDS, self.seconds / 4) * 1000))
+        connection.execute(sa.text(f"SET LOCAL lock_timeout = {wait_ms}"))
+        try:
+            row = connection.execute(
+                _ACQUIRE, {"table_id": table_id, "owner": self.owner, "seconds": self.seconds}
+            ).first()
+            if row is None:
+                return None
+            epoch = int(row[0])
+            connection.execute(_FENCE, {"table_id": table_id, "epoch": epoch})
+        except exc.OperationalError as error:
+            if getattr(error.orig, "sqlstate", None) == _LOCK_NOT_AVAILABLE:
+                raise _RowBusy(table_id) from None  # rolls the lease back with the transaction
+            raise
         return epoch
 
     def create(self, row: TableRow) -> int:
@@ -155,6 +179,10 @@ class Leases:
     def orphans(self, limit: int = 50) -> list[str]:
         """Tables open or in play that nobody holds."""
         return [str(row[0]) for row in self._run(_ORPHANS, limit=limit)]
+
+
+class _RowBusy(Exception):
+    """The table's row is locked by a write in flight that did not end in time."""
 
 
 def check_postgresql(store: Store) -> None:

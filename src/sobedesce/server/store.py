@@ -331,11 +331,26 @@ def _sqlite_engine(url: URL) -> Engine:
     return engine
 
 
+# A session that sits this long inside a transaction without a statement is ended by
+# PostgreSQL: its process stalled (stopped, swapped out) holding locks, such as a table's row
+# in the middle of a fenced write, which would otherwise block the process taking it over.
+IDLE_TRANSACTION_SECONDS = 5
+
+
 def _postgresql_engine(url: URL) -> Engine:
     connect_args: dict[str, Any] = {}
     if "connect_timeout" not in url.query:
         connect_args["connect_timeout"] = 10
-    return sa.create_engine(url, pool_pre_ping=True, connect_args=connect_args)
+    engine = sa.create_engine(url, pool_pre_ping=True, connect_args=connect_args)
+    if "idle_in_transaction_session_timeout" not in str(url.query.get("options", "")):
+
+        def on_connect(dbapi_connection: Any, _record: Any) -> None:
+            with dbapi_connection.cursor() as cursor:
+                cursor.execute(f"SET idle_in_transaction_session_timeout = {IDLE_TRANSACTION_SECONDS * 1000}")
+            dbapi_connection.commit()
+
+        sa.event.listen(engine, "connect", on_connect)
+    return engine
 
 
 class Store:
