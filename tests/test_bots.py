@@ -14,7 +14,8 @@ from sobedesce.bots._search import exchange_candidates, sample_exchange_worlds, 
 from sobedesce.bots._sim import PlayState
 from sobedesce.bots.basic import exchange_action
 from sobedesce.bots.beginner import absurd
-from sobedesce.core import SIT_OUT, Match, Phase, Round, SeatView, seat_view
+from sobedesce.core import SIT_OUT, Match, NameTrump, Phase, Round, SeatView, seat_view
+from sobedesce.core.cards import SUIT_MASKS
 
 PRESETS = ("classic", "table")
 SMALL = {"play_samples": 6, "exchange_samples": 12, "trump_samples": 6}
@@ -220,6 +221,29 @@ def test_explain_legal_and_best_first(name: str, rules: str) -> None:
         nonzero += any(d != 0.0 for d in deltas)
         match.apply(bot.act(view, rng))
     assert nonzero > 5
+
+
+@pytest.mark.parametrize("rules", PRESETS)
+def test_trump_happy_basic_names_its_long_suit_and_plays_where_basic_sits_out(rules: str) -> None:
+    """``trump_bias``, the pool's trump-happy ``basic``: as chooser it names a suit it holds
+    most of (with a bias far above any suit's value); at the exchange it sits out only where
+    ``basic`` does, and sometimes plays where ``basic`` sits out; at no bias it is ``basic``."""
+    basic, same, happy = make_bot("basic"), make_bot("basic:trump_bias=0"), make_bot("basic:trump_bias=5")
+    chose = plays_more = 0
+    for seed, match, _, view in _seeded_round_views(rules, range(80)):
+        rng = random.Random(seed)
+        expected = basic.act(view, rng)
+        assert same.act(view, rng) == expected
+        mine = happy.act(view, rng)
+        if view.phase == Phase.TRUMP and len(view.legal_actions) > 1:
+            held = [(view.hand_mask & mask).bit_count() for mask in SUIT_MASKS]
+            assert isinstance(mine, NameTrump) and held[int(mine.suit)] == max(held), (held, mine)
+            chose += mine != expected
+        elif view.phase == Phase.EXCHANGE and SIT_OUT in view.legal_actions:
+            assert mine != SIT_OUT or expected == SIT_OUT, "trump-happy sat out where basic plays"
+            plays_more += mine != SIT_OUT and expected == SIT_OUT
+        match.apply(expected)
+    assert chose > 0 and plays_more > 0, (chose, plays_more)
 
 
 def test_basic_beats_random() -> None:

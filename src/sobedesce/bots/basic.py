@@ -8,6 +8,12 @@
 - Cards: it leads sure winners (counting the trumps and high cards already played), heads a
   trick as cheaply as it can, ruffs when void, and sheds its lowest losers otherwise.
 
+Settings make the variants of the bots' pool (docs/bots.md): ``sit_margin`` (points by which
+playing may be expected to cost before it sits out: negative sits out more, "cautious";
+positive less, "bold") and ``trump_bias`` ("trump-happy": as chooser it counts every card it
+holds of a suit ``trump_bias`` points in that suit's favour, so it names the suit it is long
+in; and it plays rather than sits out by ``trump_bias`` points more for each trump it holds).
+
 ``explain`` gives the expected change of its own score for each option: from the hand
 estimate for trump and exchange decisions, and from a quick simulation (a few dozen deals
 consistent with what the seat has seen) for card play.
@@ -18,7 +24,7 @@ from __future__ import annotations
 import random
 
 from sobedesce.core import SIT_OUT, TURN_UP, Action, Exchange, NameTrump, Phase, Play, SeatView
-from sobedesce.core.cards import CARDS, Suit
+from sobedesce.core.cards import CARDS, SUIT_MASKS, Suit
 from sobedesce.core.logic import SUIT_OF, trick_winner
 
 from ._eval import (
@@ -56,9 +62,10 @@ def exchange_action(discard: int | None) -> Action:
 class BasicBot:
     name = "basic"
 
-    def __init__(self, explain_samples: int = 24, sit_margin: float = 0.0) -> None:
+    def __init__(self, explain_samples: int = 24, sit_margin: float = 0.0, trump_bias: float = 0.0) -> None:
         self.explain_samples = explain_samples
         self.sit_margin = sit_margin
+        self.trump_bias = trump_bias
 
     # -- decisions ----------------------------------------------------------------------
 
@@ -67,19 +74,27 @@ class BasicBot:
         if forced is not None:
             return forced
         if view.phase == Phase.TRUMP:
-            chooser_may_sit = not view.rules.chooser_must_play
-            return trump_action(trump_scores(view.hand_mask, view.rules, chooser_may_sit)[0][1])
+            return trump_action(self._trump_scores(view)[0][1])
         if view.phase == Phase.EXCHANGE:
             plan = self._plan(view)
             return SIT_OUT if plan.sit_out else exchange_action(plan.discard)
         return Play.of(self._pick(view))
 
+    def _trump_scores(self, view: SeatView) -> list[tuple[float, int]]:
+        """``trump_scores``'s expected changes, best first, each named suit's lowered by
+        ``trump_bias`` for every card of it in the hand."""
+        scores = trump_scores(view.hand_mask, view.rules, not view.rules.chooser_must_play)
+        if not self.trump_bias:
+            return scores
+        held = [(view.hand_mask & mask).bit_count() for mask in SUIT_MASKS]
+        return sorted((d - self.trump_bias * held[o] if o < 4 else d, o) for d, o in scores)
+
     def _plan(self, view: SeatView) -> ExchangePlan:
         assert view.trump is not None and view.chooser is not None
-        may_sit = may_sit_out(view.rules, int(view.trump), view.chooser, view.scores, view.sat_out_streaks)[view.seat]
-        return plan_exchange(
-            view.hand_mask, int(view.trump), view.rules, may_sit, expected_active(view), self.sit_margin
-        )
+        trump = int(view.trump)
+        may_sit = may_sit_out(view.rules, trump, view.chooser, view.scores, view.sat_out_streaks)[view.seat]
+        margin = self.sit_margin + self.trump_bias * (view.hand_mask & SUIT_MASKS[trump]).bit_count()
+        return plan_exchange(view.hand_mask, trump, view.rules, may_sit, expected_active(view), margin)
 
     def _pick(self, view: SeatView) -> int:
         assert view.trump is not None
@@ -111,7 +126,7 @@ class BasicBot:
             return []
         rules = view.rules
         if view.phase == Phase.TRUMP:
-            scores = trump_scores(view.hand_mask, rules, not rules.chooser_must_play)
+            scores = self._trump_scores(view)
             return [
                 Option(trump_action(o), d, "turn up the 13th card" if o == 4 else f"{Suit(o).title} as trump")
                 for d, o in scores
