@@ -213,6 +213,7 @@ class Cluster:
         its lease had expired) or when no process needs to (no such table, or finished)."""
         loop = asyncio.get_running_loop()
         deadline = loop.time() + self.leases.seconds * 3 + 10
+        refused = False
         while True:
             if table_id in self.tables.rooms:
                 return None
@@ -228,6 +229,12 @@ class Cluster:
                     raise ServerError("unavailable", "the table's server is being replaced: join again in a moment")
                 await asyncio.sleep(min(max(lease.seconds_left, 0.02), 1.0))
                 continue
+            if refused:
+                # The last acquire was refused and nobody holds the lease since: its stalled
+                # owner still holds the table's row, until PostgreSQL ends that session.
+                await asyncio.sleep(min(self.period, 0.5))
+                refused = False
+                continue
             async with self._claim:
                 if table_id in self.tables.rooms:
                     return None
@@ -240,9 +247,7 @@ class Cluster:
                     return None
             if not wait or loop.time() > deadline:
                 raise ServerError("unavailable", "the table's server is being replaced: join again in a moment")
-            # Taken by another process (the next look finds it), or its stalled owner still
-            # holds the table's row until PostgreSQL ends that session: look again shortly.
-            await asyncio.sleep(min(self.period, 0.5))
+            refused = True  # taken by another process meanwhile (the next look finds it), or busy
 
     async def _take(self, table_id: str, epoch: int) -> None:
         """Hold a table from the store, with its lease's ``epoch``."""
