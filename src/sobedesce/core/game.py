@@ -304,7 +304,9 @@ _BITS: Final = tuple([1 << card for card in range(40)])
 def _shuffled_indices(rng: _random.Random) -> list[int]:
     """The card indices (plain ints) of :func:`shuffled_deck`, in the same order."""
     code = rng.getrandbits(256)
-    deck = [*_INDICES]
+    # Objects, not ints, to the compiled build: a swap moves references instead of unboxing
+    # and boxing both cards.
+    deck: list[object] = [*_INDICES]
     # The digits of ``code`` in the mixed radix 40, 39, ..., 2, lowest first, drawn a group at
     # a time: one division of the big number per group, then the group's digits from an int
     # that fits a machine word, two digits a step (``_lehmer_steps``).  The same digits as one
@@ -316,7 +318,7 @@ def _shuffled_indices(rng: _random.Random) -> list[int]:
             rest //= radix
             deck[i1], deck[j1] = deck[j1], deck[i1]
             deck[i2], deck[j2] = deck[j2], deck[i2]
-    return deck
+    return deck  # type: ignore[return-value]
 
 
 def shuffled_deck(rng: _random.Random) -> list[Card]:
