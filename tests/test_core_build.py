@@ -16,6 +16,7 @@ from sobedesce.core import (
     TABLE,
     TURN_UP,
     Exchange,
+    IllegalActionError,
     Match,
     NameTrump,
     Play,
@@ -141,3 +142,57 @@ def test_rounds_are_built_blank_only_inside_the_core() -> None:
     current = Round(CLASSIC, 0, CARDS)
     copied = current.copy()
     assert copied.deck == current.deck and copied.hands == current.hands and copied is not current
+
+
+def _masks_of_at_most_five_cards(rng: random.Random, count: int) -> list[int]:
+    masks = [0, 0b11111, 1 << 39, 0b11111 << 35]
+    for _ in range(count):
+        masks.append(sum(1 << card for card in rng.sample(range(40), rng.randrange(6))))
+    return masks
+
+
+def test_plays_and_cards_of_a_mask_are_the_same_in_either_build_s_tables() -> None:
+    # The pure build reads them from two dictionaries by two suits, the compiled one from four
+    # tuples by suit (docs/performance.md): both must give every mask's plays and cards, in
+    # hand order, as the four lookups by suit define them.
+    from sobedesce.core import game
+    from sobedesce.core.cards import cards_of
+
+    for mask in _masks_of_at_most_five_cards(random.Random(3), 3000):
+        by_suit = tuple(game._SP0[mask & 1023] + game._SP1[(mask >> 10) & 1023]) + (
+            game._SP2[(mask >> 20) & 1023] + game._SP3[mask >> 30]
+        )
+        assert [p.card for p in by_suit] == list(cards_of(mask))
+        assert game._hand_cards(mask) == tuple(cards_of(mask))
+        if game._PURE:
+            assert game._PLAYS_LO[mask & game._LOW] + game._PLAYS_HI[mask >> 20] == by_suit
+    assert game._hand_cards((1 << 40) - 1) == tuple(cards_of((1 << 40) - 1))  # more than a hand: by suit
+
+
+@pytest.mark.parametrize("rules", ["classic", "table"])
+def test_a_card_is_refused_outside_the_play_phase_with_the_phase_s_reason(rules: str) -> None:
+    match = Match(rules)
+    current = match.deal(rng=random.Random(4), dealer=0)
+    held = current.hand(current.chooser)[0]
+    with pytest.raises(IllegalActionError, match="cannot play now: seat 1 is to choose trump"):
+        match.apply(Play.of(held))
+    match.apply(NameTrump.of("S"))
+    with pytest.raises(IllegalActionError, match="cannot play now: seat 1 is to play or sit out"):
+        match.apply(Play.of(held))
+    while legal := match.legal_actions():
+        match.apply(legal[-1])
+    with pytest.raises(IllegalActionError, match="the round is over"):
+        current.apply(Play.of(held))
+
+
+def test_the_deal_gives_each_seat_the_cards_at_its_packet_positions() -> None:
+    from sobedesce.core.logic import dealt_hands, first_packets, packet_indices, second_packets
+
+    deck = [int(card) for card in shuffled_deck(random.Random(8))]
+    for chooser in range(4):
+        first, second = first_packets(deck, chooser), second_packets(deck, chooser)
+        for seat in range(4):
+            first_at, second_at = packet_indices(seat, chooser)
+            assert first[seat] == sum(1 << deck[p] for p in first_at)
+            assert second[seat] == sum(1 << deck[p] for p in second_at)
+        assert dealt_hands(deck, chooser) == [first[s] | second[s] for s in range(4)]

@@ -106,23 +106,37 @@ def packet_indices(seat: int, chooser: int) -> tuple[range, range]:
     return range(3 * i, 3 * i + 3), range(TURNED + 2 * i, TURNED + 2 * i + 2)
 
 
+# Per chooser, the positions in the deck of every seat's first packet (seat 0's three, then
+# seat 1's...) and of its second packet: :func:`packet_indices`, tabulated for every deal.
+_FIRST_POSITIONS: Final = tuple(
+    tuple(p for seat in range(4) for p in packet_indices(seat, chooser)[0]) for chooser in range(4)
+)
+_SECOND_POSITIONS: Final = tuple(
+    tuple(p for seat in range(4) for p in packet_indices(seat, chooser)[1]) for chooser in range(4)
+)
+
+
 def first_packets(deck: Sequence[int], chooser: int) -> list[int]:
     """Per seat, the mask of the 3 cards of the first part of the deal (the positions
-    :func:`packet_indices` gives, unrolled: this runs at every deal)."""
-    hands = [0, 0, 0, 0]
-    for i in range(4):  # the i-th seat from the chooser
-        top = 3 * i
-        hands[(chooser + i) % 4] = 1 << deck[top] | 1 << deck[top + 1] | 1 << deck[top + 2]
-    return hands
+    :func:`packet_indices` gives, tabulated and unrolled: this runs at every deal)."""
+    a0, a1, a2, b0, b1, b2, c0, c1, c2, d0, d1, d2 = _FIRST_POSITIONS[chooser]
+    return [
+        1 << deck[a0] | 1 << deck[a1] | 1 << deck[a2],
+        1 << deck[b0] | 1 << deck[b1] | 1 << deck[b2],
+        1 << deck[c0] | 1 << deck[c1] | 1 << deck[c2],
+        1 << deck[d0] | 1 << deck[d1] | 1 << deck[d2],
+    ]
 
 
 def second_packets(deck: Sequence[int], chooser: int) -> list[int]:
     """Per seat, the mask of the 2 cards of the second part of the deal (as :func:`first_packets`)."""
-    hands = [0, 0, 0, 0]
-    for i in range(4):
-        top = TURNED + 2 * i
-        hands[(chooser + i) % 4] = 1 << deck[top] | 1 << deck[top + 1]
-    return hands
+    a0, a1, b0, b1, c0, c1, d0, d1 = _SECOND_POSITIONS[chooser]
+    return [
+        1 << deck[a0] | 1 << deck[a1],
+        1 << deck[b0] | 1 << deck[b1],
+        1 << deck[c0] | 1 << deck[c1],
+        1 << deck[d0] | 1 << deck[d1],
+    ]
 
 
 def dealt_hands(deck: Sequence[int], chooser: int) -> list[int]:
@@ -310,6 +324,8 @@ def settle_round(
 
 def match_winners(scores: Sequence[int], target: int) -> list[int]:
     """The seats whose score reached the target (the match is over when there is one)."""
+    if min(scores) > target:  # the usual answer, without a loop
+        return []
     return [seat for seat in range(4) if scores[seat] <= target]
 
 
