@@ -1017,10 +1017,8 @@ class Round:
             self._trump = int(action.suit)  # type: ignore[attr-defined]
         self._trump_action = action
         second = second_packets(deck, self._chooser)
-        hands: list[int] = self._hands  # type: ignore[assignment]
-        for seat in range(4):
-            hand: int = hands[seat]  # not ``|=``: mypyc types it
-            hands[seat] = hand | second[seat]
+        first = self._hands
+        self._hands = [first[0] | second[0], first[1] | second[1], first[2] | second[2], first[3] | second[3]]
         self._phase = _EXCHANGE
         self._codes = tuple(must_play(self._rules, self._trump, self._chooser, self._scores, self._streaks))
         self._beaters = BEATERS[self._trump]
