@@ -21,8 +21,7 @@ import random as _random
 from collections.abc import Callable, Iterator, Sequence
 from enum import IntEnum
 from operator import itemgetter
-from types import FunctionType
-from typing import Final, TypeVar, overload
+from typing import Final, overload
 
 from .actions import (
     KIND_EXCHANGE,
@@ -133,47 +132,10 @@ _SC2: Final = _SUIT_CARDS[2]
 _SC3: Final = _SUIT_CARDS[3]
 
 
-_T = TypeVar("_T")
-
-
-def _halves(low: tuple[tuple[_T, ...], ...], high: tuple[tuple[_T, ...], ...]) -> dict[int, tuple[_T, ...]]:
-    """For every 20-bit mask of at most ``HAND_SIZE`` bits (two suits), ``low[bits & 1023] +
-    high[bits >> 10]``: what the four per-suit lookups give for those two suits at once."""
-    table: dict[int, tuple[_T, ...]] = {}
-    for low_count in range(HAND_SIZE + 1):
-        for low_bits in _BY_COUNT[low_count]:
-            first = low[low_bits]
-            for high_count in range(HAND_SIZE + 1 - low_count):
-                for high_bits in _BY_COUNT[high_count]:
-                    table[low_bits | high_bits << 10] = first + high[high_bits]
-    return table
-
-
 def _hand_cards(mask: int) -> tuple[Card, ...]:
     """The cards of a mask in hand order (what :func:`~sobedesce.core.cards.cards_of` gives,
     as a tuple, and compiled with the rest of this module in the compiled build)."""
-    if _PURE and mask.bit_count() <= HAND_SIZE:
-        return _CARDS_LO[mask & _LOW] + _CARDS_HI[mask >> 20]
     return _SC0[mask & 1023] + _SC1[(mask >> 10) & 1023] + _SC2[(mask >> 20) & 1023] + _SC3[mask >> 30]
-
-
-# Which build runs this module: compiled by mypyc, its functions are not Python functions.
-# The two builds turn a mask into plays or cards each the faster way: interpreted, two
-# lookups in dictionaries by two suits and one concatenation (about 17 fewer bytecodes at every
-# card decision); compiled, four lookups by suit in tuples and three concatenations, native
-# indexing being cheaper there than a dictionary's hashing (a random round 4% more instructions
-# with the dictionaries).  The same source, the same results (the tests run on both builds).
-_PURE: Final = isinstance(_hand_cards, FunctionType)
-# The 10-bit masks (one suit) of each number of bits, 0 to HAND_SIZE.
-_BY_COUNT: Final = tuple([[bits for bits in range(1024) if bits.bit_count() == n] for n in range(HAND_SIZE + 1)])
-# _PLAYS_LO[mask & _LOW] + _PLAYS_HI[mask >> 20]: the plays of the cards of a mask of at most
-# HAND_SIZE cards (any legal set of cards is), high to low in each suit, suits in order
-# (_CARDS_LO and _CARDS_HI: the cards); built by the pure build only.
-_LOW: Final = (1 << 20) - 1
-_PLAYS_LO: Final = _halves(_SP0, _SP1) if _PURE else {}
-_PLAYS_HI: Final = _halves(_SP2, _SP3) if _PURE else {}
-_CARDS_LO: Final = _halves(_SC0, _SC1) if _PURE else {}
-_CARDS_HI: Final = _halves(_SC2, _SC3) if _PURE else {}
 
 
 class ExchangeChoices(Sequence[Action]):
@@ -223,11 +185,8 @@ class ExchangeChoices(Sequence[Action]):
             if index == 0:
                 return SIT_OUT
             index -= 1
-        hand = self.hand  # _hand_cards(hand), inlined (a hand of HAND_SIZE cards)
-        if _PURE:
-            cards = _CARDS_LO[hand & _LOW] + _CARDS_HI[hand >> 20]
-        else:
-            cards = _SC0[hand & 1023] + _SC1[(hand >> 10) & 1023] + _SC2[(hand >> 20) & 1023] + _SC3[hand >> 30]
+        hand = self.hand  # _hand_cards(hand), inlined
+        cards = _SC0[hand & 1023] + _SC1[(hand >> 10) & 1023] + _SC2[(hand >> 20) & 1023] + _SC3[hand >> 30]
         chosen = self._pickers[index](cards)
         mask = 0
         for card in chosen:
@@ -446,7 +405,7 @@ class Round:
     _rules: Rules
     _dealer: int
     _chooser: int
-    _deck: tuple[int, ...] | None
+    _deck: bytes | None  # the card indices, top first
     _scores: tuple[int, ...]
     _streaks: tuple[int, ...]
     _phase: int
@@ -455,14 +414,14 @@ class Round:
     _turned_card: Card | None
     _trump_action: Action | None
     _hands: Sequence[int]
-    _stock: tuple[int, ...]
+    _stock: bytes
     _stock_pos: int
     _active: Sequence[int]
     _discards: Sequence[int]
     _exchanges: Sequence[_Decision]
     _decided: int
     _played: int  # the mask of the seats that decided to play (bit ``s`` for seat ``s``)
-    _codes: tuple[int, ...]
+    _codes: bytes  # per seat, a ``MUST_PLAY_*`` code or ``MAY_SIT_OUT``
     _n_active: int
     _next_active: tuple[int, ...]
     # Every card played this round in order: trick ``k`` is ``_cards_played[k * n : (k + 1) * n]``
@@ -502,11 +461,9 @@ class Round:
         streaks: Sequence[int] = (0, 0, 0, 0),
     ) -> None:
         """Deal ``deck`` (top card first; see :func:`check_deck`) with ``dealer`` dealing."""
-        self._deal(rules, dealer, tuple([int(card) for card in deck]), scores, streaks)
+        self._deal(rules, dealer, bytes([int(card) for card in deck]), scores, streaks)
 
-    def _deal(
-        self, rules: Rules, dealer: int, deck: tuple[int, ...], scores: Sequence[int], streaks: Sequence[int]
-    ) -> None:
+    def _deal(self, rules: Rules, dealer: int, deck: bytes, scores: Sequence[int], streaks: Sequence[int]) -> None:
         self._blank(rules, dealer, deck, scores, streaks)
         self._hands = first_packets(deck, self._chooser)
         # The stock is the rest of the deck: no tuple of its own.
@@ -514,7 +471,7 @@ class Round:
         self._stock_pos = STOCK
 
     def _blank(
-        self, rules: Rules, dealer: int, deck: tuple[int, ...] | None, scores: Sequence[int], streaks: Sequence[int]
+        self, rules: Rules, dealer: int, deck: bytes | None, scores: Sequence[int], streaks: Sequence[int]
     ) -> None:
         """Every slot at its value before the trump is chosen."""
         self._rules = rules
@@ -529,14 +486,14 @@ class Round:
         self._turned_card = None
         self._trump_action = None
         self._hands = [0, 0, 0, 0]
-        self._stock = ()
+        self._stock = b""
         self._stock_pos = 0
         self._active = [-1, -1, -1, -1]
         self._discards = [0, 0, 0, 0]
         self._exchanges = []
         self._decided = 0
         self._played = 0
-        self._codes = (MAY_SIT_OUT, MAY_SIT_OUT, MAY_SIT_OUT, MAY_SIT_OUT)
+        self._codes = _ALL_MAY_SIT_OUT
         self._n_active = 0
         self._next_active = (0, 0, 0, 0)
         self._cards_played = []
@@ -588,9 +545,9 @@ class Round:
         new._trump = trump
         new._turned_card = turned_card
         new._beaters = BEATERS[trump]
-        new._codes = tuple(must_play(rules, trump, new._chooser, new._scores, new._streaks))
+        new._codes = bytes(must_play(rules, trump, new._chooser, new._scores, new._streaks))
         new._hands = list(hands)
-        new._stock = tuple([int(card) for card in stock])
+        new._stock = bytes([int(card) for card in stock])
         active_list = list(active)
         new._active = active_list
         new._discards = list(discards)
@@ -851,8 +808,6 @@ class Round:
                     self._must_undertrump,
                     self._lead_ace,
                 )
-            if _PURE:
-                return _PLAYS_LO[mask & _LOW] + _PLAYS_HI[mask >> 20]
             return _SP0[mask & 1023] + _SP1[(mask >> 10) & 1023] + _SP2[(mask >> 20) & 1023] + _SP3[mask >> 30]
         if phase == _EXCHANGE:
             seat = self._to_act
@@ -1020,7 +975,7 @@ class Round:
         first = self._hands
         self._hands = [first[0] | second[0], first[1] | second[1], first[2] | second[2], first[3] | second[3]]
         self._phase = _EXCHANGE
-        self._codes = tuple(must_play(self._rules, self._trump, self._chooser, self._scores, self._streaks))
+        self._codes = bytes(must_play(self._rules, self._trump, self._chooser, self._scores, self._streaks))
         self._beaters = BEATERS[self._trump]
 
     def _exchange(self, action: Action) -> None:
@@ -1104,16 +1059,20 @@ class Round:
         its first collection, ``bytes`` never are).  A match keeps every round, so otherwise each
         collection of the older generations would scan every round's lists and actions again."""
         self._hands = tuple(self._hands)
-        self._active = tuple(self._active)
-        self._discards = tuple(self._discards)
+        # Every seat has decided (0 or 1); counts of cards, tricks and seats: ``bytes``, which
+        # the collector never tracks, not even before its first collection (a new tuple is
+        # tracked until then, and so counts towards the next collection).
+        self._active = bytes(self._active)
+        self._discards = bytes(self._discards)
         # The exchanges are ``bytes`` (or ``None``) already: a tuple of them is untracked too.
         self._exchanges = tuple(self._exchanges)
         self._cards_played = bytes(self._cards_played)
-        self._leaders = tuple(self._leaders)
-        self._tricks_won = tuple(self._tricks_won)
+        self._leaders = bytes(self._leaders)
+        self._tricks_won = bytes(self._tricks_won)
         self._pickers = ()  # shared, but a tracked tuple all the same; a finished round needs none
 
 
+_ALL_MAY_SIT_OUT: Final = bytes([MAY_SIT_OUT] * 4)
 _TRUMP_WITH_TURN: Final[tuple[Action, ...]] = (*TRUMP_ACTIONS, TURN_UP)
 
 

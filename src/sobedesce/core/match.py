@@ -220,7 +220,7 @@ class Match:
                 raise ValueError("pass a deck or an rng to shuffle one")
             # Dealt from the shuffled card indices as they are (``Round(...)`` would convert).
             new = Round.__new__(Round)
-            new._deal(self._rules, dealer, tuple(_shuffled_indices(rng)), self._scores, self._streaks)
+            new._deal(self._rules, dealer, bytes(_shuffled_indices(rng)), self._scores, self._streaks)
         else:
             check_deck(deck)
             new = Round(self._rules, dealer, deck, self._scores, self._streaks)
