@@ -898,7 +898,7 @@ class Round:
                 legal = self._legal_play_mask(seat)
             if not legal >> card & 1:
                 if self._phase != _PLAY:
-                    raise IllegalActionError(self._wrong_phase(action), seat=self._to_act, action=action)
+                    raise IllegalActionError(self._wrong_phase(action), seat=seat, action=action)
                 raise IllegalActionError(self._play_reason(seat, card), seat=seat, action=action)
             self._legal = -1
             # A round in play holds lists (see the slots' types); typed so, not asserted, since
@@ -1067,7 +1067,8 @@ class Round:
         # tracked until then, and so counts towards the next collection).
         self._active = bytes(self._active)
         self._discards = bytes(self._discards)
-        # The exchanges are ``bytes`` (or ``None``) already: a tuple of them is untracked too.
+        # The exchanges are ``bytes`` (or ``None``) already: the collector untracks a tuple of
+        # them at its first collection, as a tuple of ints.
         self._exchanges = tuple(self._exchanges)
         self._cards_played = bytes(self._cards_played)
         self._leaders = bytes(self._leaders)

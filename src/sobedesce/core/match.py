@@ -203,8 +203,7 @@ class Match:
             raise IllegalActionError("the match is over")
         if self._current is not None:
             raise IllegalActionError("the current round is not over")
-        rounds = self._rounds
-        expected = (rounds[-1]._dealer + 1) % 4 if rounds else None  # ``next_dealer``, inlined
+        expected = self.next_dealer
         if dealer is None:
             if expected is None:
                 if rng is None:
@@ -224,7 +223,7 @@ class Match:
         else:
             check_deck(deck)
             new = Round(self._rules, dealer, deck, self._scores, self._streaks)
-        rounds.append(new)
+        self._rounds.append(new)
         self._bind(new)
         return new
 
