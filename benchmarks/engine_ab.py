@@ -5,11 +5,11 @@
 
 Instruction counts (``callgrind_random_play.py``) are exact and blind to the processor's caches:
 a change that trades instructions for misses of the cache can count 7% fewer instructions and
-take as long.  This plays ``sobedesce bench``'s random rounds (``match.deal(rng=rng)``, every
-decision ``match.apply(rng.choice(match.legal_actions()))``, one seeded generator) in a fresh
-interpreter for each run, importing ``sobedesce`` from the given ``src`` folder, and alternates
+take as long.  This plays ``sobedesce bench``'s random rounds (``callgrind_random_play.play``:
+``match.deal(rng=rng)``, every decision ``match.apply(rng.choice(match.legal_actions()))``) in a
+fresh interpreter for each run, importing ``sobedesce`` from the given ``src`` folder, and alternates
 the two trees ``--runs`` times so that a change in the machine's load falls on both alike.  Each
-run times five slices of ``--rounds`` rounds by CPU time and keeps their median; the report is
+run times five slices of ``--rounds`` rounds (seeds 1 to 5) by CPU time and keeps their median; the report is
 the median of the runs of each tree and the ratio of the second to the first.  On a quiet
 machine two runs of one tree differ by about 1%, so smaller changes need more runs.
 """
@@ -23,38 +23,30 @@ import subprocess
 import sys
 
 CHILD = """
-import random, statistics, sys, time
+import statistics, sys, time
 sys.path.insert(0, sys.argv[1])
+sys.path.insert(1, sys.argv[4])
 import sobedesce.core.game as game
 assert game.__file__.startswith(sys.argv[1]), game.__file__
-from sobedesce.core import Match
+from callgrind_random_play import play
 rules, rounds = sys.argv[2], int(sys.argv[3])
-rng = random.Random(1)
-choice = rng.choice
-match = Match(rules)
-def run(count):
-    global match
-    for _ in range(count):
-        if match.is_over:
-            match = Match(rules)
-        match.deal(rng=rng)
-        legal = match.legal_actions()
-        while legal:
-            match.apply(choice(legal))
-            legal = match.legal_actions()
-run(rounds // 10)
+play(rules, rounds // 10, 0)
 rates = []
-for _ in range(5):
+for seed in range(1, 6):
     start = time.process_time()
-    run(rounds)
+    play(rules, rounds, seed)
     rates.append(rounds / (time.process_time() - start))
 print(statistics.median(rates))
 """
 
 
+# The play loop is callgrind_random_play.play, beside this file: the bench's random rounds.
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
 def rate(src: str, rules: str, rounds: int) -> float:
     done = subprocess.run(
-        [sys.executable, "-c", CHILD, os.path.abspath(src), rules, str(rounds)],
+        [sys.executable, "-c", CHILD, os.path.abspath(src), rules, str(rounds), HERE],
         capture_output=True,
         text=True,
         check=True,
