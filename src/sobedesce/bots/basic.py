@@ -97,6 +97,11 @@ class BasicBot:
         return plan_exchange(view.hand_mask, trump, view.rules, may_sit, expected_active(view), margin)
 
     def _pick(self, view: SeatView) -> int:
+        return pick_card(*self._card_inputs(view))
+
+    def _card_inputs(self, view: SeatView) -> tuple[int, int, int, int, int, int, int, int]:
+        """``pick_card``'s arguments for ``view``: hand, legal cards, suit led, winning card,
+        trump, cards played, players after this one, tricks won (masks and ints)."""
         assert view.trump is not None
         trump = int(view.trump)
         played = 0
@@ -114,9 +119,7 @@ class BasicBot:
         for action in view.legal_actions:
             legal |= 1 << action.card  # type: ignore[attr-defined]
         n_active = sum(1 for a in view.active if a)
-        return pick_card(
-            view.hand_mask, legal, lead, win, trump, played, n_active - cur_len - 1, view.tricks_won[view.seat]
-        )
+        return (view.hand_mask, legal, lead, win, trump, played, n_active - cur_len - 1, view.tricks_won[view.seat])
 
     # -- explanations -------------------------------------------------------------------
 
