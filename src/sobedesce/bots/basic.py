@@ -59,6 +59,19 @@ def exchange_action(discard: int | None) -> Action:
     return Exchange(tuple(CARDS[c] for c in mask_cards(discard)))
 
 
+def trick_state(view: SeatView) -> tuple[int, int, int]:
+    """(lead suit or -1, the winning card so far or -1, players still to play after this one)."""
+    assert view.trump is not None
+    current = view.current_trick
+    lead, win, length = -1, -1, 0
+    if current is not None and current.cards:
+        length = len(current.cards)
+        lead = SUIT_OF[current.cards[0]]
+        win = current.cards[trick_winner(current.cards, int(view.trump))]
+    n_active = sum(1 for a in view.active if a)
+    return lead, win, n_active - length - 1
+
+
 class BasicBot:
     name = "basic"
 
@@ -103,23 +116,15 @@ class BasicBot:
         """``pick_card``'s arguments for ``view``: hand, legal cards, suit led, winning card,
         trump, cards played, players after this one, tricks won (masks and ints)."""
         assert view.trump is not None
-        trump = int(view.trump)
         played = 0
         for trick in view.tricks:
             for c in trick.cards:
                 played |= 1 << c
-        current = view.current_trick
-        lead, win = -1, -1
-        cur_len = 0
-        if current is not None and current.cards:
-            cur_len = len(current.cards)
-            lead = SUIT_OF[current.cards[0]]
-            win = current.cards[trick_winner(current.cards, trump)]
+        lead, win, n_after = trick_state(view)
         legal = 0
         for action in view.legal_actions:
             legal |= 1 << action.card  # type: ignore[attr-defined]
-        n_active = sum(1 for a in view.active if a)
-        return (view.hand_mask, legal, lead, win, trump, played, n_active - cur_len - 1, view.tricks_won[view.seat])
+        return (view.hand_mask, legal, lead, win, int(view.trump), played, n_after, view.tricks_won[view.seat])
 
     # -- explanations -------------------------------------------------------------------
 

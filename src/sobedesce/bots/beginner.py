@@ -32,28 +32,15 @@ import random
 
 from sobedesce.core import SIT_OUT, Action, Exchange, NameTrump, Phase, Play, SeatView, SitOut
 from sobedesce.core.cards import SUIT_MASKS
-from sobedesce.core.logic import BEATERS, SUIT_OF, trick_winner
+from sobedesce.core.logic import BEATERS
 
 from ._eval import draw_value, mask_cards, may_sit_out, plan_exchange, ranked_cards, trump_scores
 from ._sim import lowest_rank, pick_card
 from .base import Option, forced_action
-from .basic import BasicBot, exchange_action, expected_active, trump_action
+from .basic import BasicBot, exchange_action, expected_active, trick_state, trump_action
 
 ACE, SEVEN, KING = 9, 8, 7
 """Rank indices within a suit (a card's index is ``10 * suit + rank``)."""
-
-
-def _trick_state(view: SeatView) -> tuple[int, int, int]:
-    """(lead suit or -1, the winning card so far or -1, players still to play after this one)."""
-    assert view.trump is not None
-    current = view.current_trick
-    lead, win, length = -1, -1, 0
-    if current is not None and current.cards:
-        length = len(current.cards)
-        lead = SUIT_OF[current.cards[0]]
-        win = current.cards[trick_winner(current.cards, int(view.trump))]
-    n_active = sum(1 for a in view.active if a)
-    return lead, win, n_active - length - 1
 
 
 def absurd(view: SeatView, action: Action) -> str | None:
@@ -88,7 +75,7 @@ def absurd(view: SeatView, action: Action) -> str | None:
     legal = 0
     for a in view.legal_actions:
         legal |= 1 << a.card  # type: ignore[attr-defined]
-    lead, win, n_after = _trick_state(view)
+    lead, win, n_after = trick_state(view)
     if lead < 0:
         return None
     winners = legal & BEATERS[trump][win]
@@ -203,7 +190,7 @@ class BeginnerBot:
         legal = 0
         for action in view.legal_actions:
             legal |= 1 << action.card  # type: ignore[attr-defined]
-        lead, win, n_after = _trick_state(view)
+        lead, win, n_after = trick_state(view)
         # What it remembers: the current trick and the last one, and each earlier card only
         # if it does not forget it (a trump more easily).
         remembered = 0
