@@ -102,6 +102,8 @@ _OVER: Final = 4
 _NUMBER_WORDS: Final = ("no", "one", "two", "three", "four", "five")
 # What this module uses of the cards module (which the compiled build leaves interpreted).
 _CARDS: Final[tuple[Card, ...]] = CARDS
+# ``Suit`` by value: a lookup, where ``Suit(value)`` runs the enum's Python-level call.
+_SUITS: Final = tuple(Suit)
 
 
 def _suit_plays(suit: int) -> tuple[tuple[Play, ...], ...]:
@@ -683,7 +685,7 @@ class Round:
 
     @property
     def trump(self) -> Suit | None:
-        return Suit(self._trump) if self._trump >= 0 else None
+        return _SUITS[self._trump] if self._trump >= 0 else None
 
     @property
     def turned(self) -> bool:

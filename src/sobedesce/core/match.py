@@ -172,7 +172,7 @@ class Match:
         current = self._current
         if current is None:
             return Phase.DEAL
-        return Phase(current._phase)
+        return _PHASES[current._phase]
 
     @property
     def current_seat(self) -> int | None:
@@ -252,3 +252,5 @@ class Match:
 # not compiled by mypyc (asking ``getattr(match, "__dict__", None)`` there would raise and catch
 # an AttributeError twice a round).
 _INSTANCE_DICT: Final = Match.__dictoffset__ != 0
+# ``Phase`` by value: a lookup, where ``Phase(value)`` runs the enum's Python-level call.
+_PHASES: Final = tuple(Phase)

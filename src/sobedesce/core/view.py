@@ -17,15 +17,24 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, fields
+from typing import Final
 
 from .actions import Action
-from .cards import CARDS, Card, Suit, cards_of, mask_of
-from .game import SEATS, Phase, Round
-from .logic import SUIT_OF, trick_seats
+from .cards import CARDS, Card, Suit, mask_of
+from .game import _PLAY, SEATS, Phase, Round, _hand_cards
+from .logic import SUIT_OF, trick_seats, trick_winner
 from .match import Match
 from .rules import Rules
 
 __all__ = ["SeatView", "TrickView", "seat_view", "round_from_view"]
+
+_SUITS: Final = tuple(Suit)
+# A seat's ``active`` code (1 plays, 0 sits out, -1 not decided yet) as the view gives it.
+_ACTIVE_OF: Final[tuple[bool | None, ...]] = (False, True, None)
+_SEAT_RANGE: Final = range(SEATS)
+_NO_TRICKS: Final = (0,) * SEATS
+# Per chooser, the seats in the order they decide to play or sit out.
+_EXCHANGE_ORDERS: Final = tuple(tuple((chooser + i) % SEATS for i in range(SEATS)) for chooser in range(SEATS))
 
 
 @dataclass(frozen=True, slots=True)
@@ -171,46 +180,61 @@ def _round_view(
     scores: tuple[int, ...],
     streaks: tuple[int, ...],
 ) -> SeatView:
-    # The core reads the round's own state here (the properties would copy it).
-    active_codes = current._active
-    active = tuple(None if a < 0 else a == 1 for a in active_codes)
-    discard_counts = tuple(current._discards[s] if active_codes[s] == 1 else None for s in range(SEATS))
-    my_discards: tuple[Card, ...] = ()
-    exchange_index = (seat - current.chooser) % SEATS
-    if exchange_index < len(current._exchanges):
-        my_discards = current._discarded(exchange_index)
+    # The core reads the round's own state here (the properties would copy it), and builds the
+    # view positionally: a frozen dataclass takes its 21 keyword arguments far slower (the
+    # server makes a view for every seat at every decision).
+    codes = current._active
+    discards = current._discards
     hands = current._hands
-    hand_sizes = tuple(0 if active_codes[s] == 0 else hands[s].bit_count() for s in range(SEATS))
-    tricks = []
-    next_active = current._next_active
-    for index in range(len(current._leaders)):
-        cards = current._trick_cards(index)
-        seats = trick_seats(current._leaders[index], len(cards), next_active)
-        played = tuple([CARDS[card] for card in cards])
-        tricks.append(TrickView(current._leaders[index], played, tuple(seats), current.trick_winner(index)))
+    chooser = current._chooser
+    trump = current._trump
+    exchange_index = (seat - chooser) % SEATS
+    my_discards = current._discarded(exchange_index) if exchange_index < len(current._exchanges) else ()
     return SeatView(
-        seat=seat,
-        rules=current.rules,
-        phase=phase,
-        to_act=to_act,
-        legal_actions=legal,
-        round_index=round_index,
-        dealer=current.dealer,
-        chooser=current.chooser,
-        trump=current.trump,
-        turned_card=current.turned_card,
-        hand=tuple(cards_of(hands[seat])) if active_codes[seat] != 0 else (),
-        my_discards=my_discards,
-        active=active,
-        discard_counts=discard_counts,
-        hand_sizes=hand_sizes,
-        stock_count=current.stock_count,
-        tricks=tuple(tricks),
-        tricks_won=tuple(current._tricks_won) if current._phase >= Phase.PLAY else (0,) * SEATS,
-        scores=scores,
-        sat_out_streaks=streaks,
-        exchange_order=tuple((current.chooser + i) % SEATS for i in range(SEATS)),
+        seat,
+        current._rules,
+        phase,
+        to_act,
+        legal,
+        round_index,
+        current._dealer,
+        chooser,
+        _SUITS[trump] if trump >= 0 else None,
+        current._turned_card,
+        _hand_cards(hands[seat]) if codes[seat] != 0 else (),
+        my_discards,
+        (_ACTIVE_OF[codes[0]], _ACTIVE_OF[codes[1]], _ACTIVE_OF[codes[2]], _ACTIVE_OF[codes[3]]),
+        tuple([discards[s] if codes[s] == 1 else None for s in _SEAT_RANGE]),
+        tuple([0 if codes[s] == 0 else hands[s].bit_count() for s in _SEAT_RANGE]),
+        len(current._stock) - current._stock_pos,
+        _trick_views(current),
+        tuple(current._tricks_won) if current._phase >= _PLAY else _NO_TRICKS,
+        scores,
+        streaks,
+        _EXCHANGE_ORDERS[chooser],
     )
+
+
+def _trick_views(current: Round) -> tuple[TrickView, ...]:
+    """The round's tricks so far, as :meth:`Round.trick_seats` and :meth:`Round.trick_winner`
+    give their seats and winners, in one pass over the cards played."""
+    leaders = current._leaders
+    count = len(leaders)
+    if not count:
+        return ()
+    n = current._n_active
+    played = current._cards_played
+    next_active = current._next_active
+    views: list[TrickView] = []
+    for index in range(count):
+        leader = leaders[index]
+        cards = played[index * n : index * n + n]
+        seats = trick_seats(leader, len(cards), next_active)
+        winner: int | None = None
+        if len(cards) == n:
+            winner = leaders[index + 1] if index + 1 < count else seats[trick_winner(cards, current._trump)]
+        views.append(TrickView(leader, tuple([CARDS[card] for card in cards]), tuple(seats), winner))
+    return tuple(views)
 
 
 def round_from_view(view: SeatView, hands: Sequence[int], stock: Sequence[Card]) -> Round:
