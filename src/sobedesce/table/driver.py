@@ -43,6 +43,7 @@ from sobedesce.core import (
     NameTrump,
     Phase,
     Play,
+    Round,
     SeatView,
     SitOut,
     Suit,
@@ -78,6 +79,11 @@ def resolve_bot(name: str, timed: bool = True) -> tuple[str, Bot]:
             "the oracle sees every card: it measures the others in the arena and is never offered at a table"
         )
     return key, make_bot(key, timed=timed)
+
+
+def _finished_tricks(current: Round) -> int:
+    """How many tricks of ``current`` are complete."""
+    return sum(current.trick_winner(number) is not None for number in range(len(current.leaders)))
 
 
 def bot_label(number: int, level: str) -> str:
@@ -357,24 +363,28 @@ class TableDriver:
         return (current.trump_action is not None) + len(current.exchanges) + sum(len(t) for t in current.tricks)
 
     def _apply(self, seat: int, action: Action) -> list[Event]:
+        # The events are public facts of the round (its tricks, the trump), read from it
+        # directly, plus the acting seat's own hand before and after its exchange (sent to that
+        # seat alone): a seat's whole view twice a decision cost more than the rest of it.
         match = self.match
-        before = seat_view(match, seat)
-        done_before = sum(t.winner is not None for t in before.tricks)
+        previous = match.round
+        done_before = _finished_tricks(previous) if previous is not None and not previous.is_over else 0
+        own_exchange = isinstance(action, Exchange) and seat in self.people and previous is not None
+        hand_before = previous.hand(seat) if own_exchange and previous is not None else ()
         match.apply(action)
         index = len(match.rounds) - 1
         current = match.rounds[-1]
-        after = seat_view(match, seat)
         events: list[Event] = []
         if isinstance(action, TurnUp):
-            events.append(Event("trump", index, seat=seat, suit=after.trump, turned=after.turned_card))
+            events.append(Event("trump", index, seat=seat, suit=current.trump, turned=current.turned_card))
         elif isinstance(action, NameTrump):
             events.append(Event("trump", index, seat=seat, suit=action.suit))
         elif isinstance(action, SitOut):
             events.append(Event("exchange", index, seat=seat, sit_out=True))
         elif isinstance(action, Exchange):
-            if seat in self.people:
-                kept = set(before.hand) - set(action.discard)
-                drawn_cards = tuple(c for c in after.hand if c not in kept)
+            if own_exchange:
+                kept = set(hand_before) - set(action.discard)
+                drawn_cards = tuple(c for c in current.hand(seat) if c not in kept)
                 events.append(
                     Event(
                         "exchange",
@@ -389,9 +399,12 @@ class TableDriver:
                 events.append(Event("exchange", index, seat=seat, count=len(action.discard)))
         elif isinstance(action, Play):
             events.append(Event("play", index, seat=seat, card=action.card))
-        for number, trick in enumerate(after.tricks):
-            if trick.winner is not None and number >= done_before:
-                events.append(Event("trick", index, seat=trick.winner, trick_number=number + 1, trick=trick))
+        tricks = current.tricks
+        for number in range(done_before, len(tricks)):
+            winner = current.trick_winner(number)
+            if winner is not None:
+                trick = TrickView(current.leaders[number], tricks[number], current.trick_seats(number), winner)
+                events.append(Event("trick", index, seat=winner, trick_number=number + 1, trick=trick))
         if current.is_over:
             deltas = tuple(current.deltas or (0, 0, 0, 0))
             events.append(
