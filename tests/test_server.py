@@ -1049,3 +1049,37 @@ def test_the_http_api(make_server: MakeServer) -> None:
         assert http.get(f"/api/matches/{finished['match_id']}").json()["players"][0] == player["name"]
         assert http.get(f"/api/tables/{table['id']}").json()["status"] == "finished"
         assert all(t["id"] != table["id"] for t in http.get("/api/tables").json())
+
+
+def test_the_texts_shared_by_a_tables_connections_are_each_connections_own_message() -> None:
+    """The server encodes the public part of a state and each event once for all the
+    connections of a table (tables._Texts); what each connection gets must be, to the byte,
+    the JSON of the state and events made for its own seat."""
+    from sobedesce.core import Match
+    from sobedesce.server.protocol import event_json
+    from sobedesce.server.tables import Room, _dumps, _state, _Texts
+    from sobedesce.table import TableDriver
+
+    for rules in ("classic", "table"):
+        driver = TableDriver(Match(rules), {0, 1, 2, 3}, {}, seed=4)
+        room = Room("t", rules, False, None, [], None, "s", "playing", None, driver=driver)
+        rng = random.Random(rules)
+        checked = 0
+        while driver.status != "over" and checked < 400:
+            events = driver.deal() if driver.status == "deal" else None
+            if events is None:
+                seat = driver.to_act
+                assert seat is not None
+                events = driver.play(seat, rng.choice(list(driver.match.legal_actions())))
+            first = room.version + 1
+            for event in events:
+                room.version += 1
+                room.log.append((room.version, event))
+            texts = _Texts(room)
+            for receiver in (None, 0, 1, 2, 3):
+                assert texts.state(receiver) == _dumps(_state(room, receiver))
+                for version, event in list(room.log)[first - room.log[0][0] :]:
+                    own = event_json(event, receiver) | {"v": version}
+                    assert texts.event(version, event, receiver) == _dumps(own)
+                checked += 1
+        assert checked >= 400 or driver.status == "over"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import gc
 import os
 import socket
 import sys
@@ -133,6 +134,10 @@ def run(args: argparse.Namespace) -> int:
     bus = f", bus: {_redis_shown(args.redis)}" if cluster is not None else ""
     print(f"Sobe e Desce is served at http://{shown}:{port}/ (store: {store.url}{bus})", flush=True)
     print("Open that address in a browser; Ctrl-C stops the server.", flush=True)
+    # What is loaded by now (the modules, the app, the engine's and the bots' tables) lives as
+    # long as the process: out of the cyclic collector's sight, its full collections scan only
+    # what the tables in play allocate.
+    gc.freeze()
     server.run(sockets=[sock])
     print("Stopped; every decision is stored.", flush=True)
     return 0

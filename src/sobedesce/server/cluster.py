@@ -96,19 +96,21 @@ class RemoteClient(Client):
         pass
 
     def send(self, message: dict[str, Any]) -> None:
+        kind = message.get("type")
+        answers = message["id"] if kind in _ANSWERS and "id" in message else None
+        self._envelope(json.dumps(message, separators=(",", ":")), kind, message.get("v"), answers)
+
+    def send_made(self, kind: str, version: int, text: str) -> None:
+        self._envelope(text, kind, version, None)
+
+    def _envelope(self, text: str, kind: Any, version: Any, answers: Any) -> None:
         if self.closed:
             return
-        envelope: dict[str, Any] = {
-            "k": "msg",
-            "o": self.cluster.node,
-            "c": self.conn,
-            "m": json.dumps(message, separators=(",", ":")),
-        }
-        kind = message.get("type")
+        envelope: dict[str, Any] = {"k": "msg", "o": self.cluster.node, "c": self.conn, "m": text}
         if kind in _SENT_WITH_V:
-            envelope["v"] = message["v"]
-        elif kind in _ANSWERS and "id" in message:
-            envelope["a"] = message["id"]
+            envelope["v"] = version
+        elif answers is not None:
+            envelope["a"] = answers
         self.cluster.bus.send(self.node, envelope)
 
     async def stop(self) -> None:

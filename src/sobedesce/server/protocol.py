@@ -4,8 +4,9 @@ server sends, built from a seat's view only.
 Every client message is a JSON object with a ``type``; :func:`parse_message` turns its text
 into one of the models below or raises :class:`ProtocolError` with a message naming the
 problem.  Outgoing game data is made in exactly two places: :func:`state_json` (what one seat,
-or a spectator, may know now) and :func:`event_json` (one public event, with the cards of an
-exchange only for the seat that made it).  No other code turns game state into messages, so
+or a spectator, may know now: its public part and the seat's own, which the server encodes
+apart so as to encode the public part once for every seat) and :func:`event_json` (one public
+event, with the cards of an exchange only for the seat that made it).  No other code turns game state into messages, so
 there is one choke point for hidden information (docs/protocol.md).
 """
 
@@ -18,6 +19,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, TypeAdapter, ValidationError
 
 from sobedesce.core import (
+    SIT_OUT,
     Action,
     Card,
     CardParseError,
@@ -44,6 +46,8 @@ __all__ = [
     "event_json",
     "hint_json",
     "parse_message",
+    "public_state_json",
+    "seat_state_json",
     "state_json",
     "stored_action",
 ]
@@ -248,12 +252,14 @@ def _legal_json(view: SeatView, must_play: str | None) -> Any:
     if not legal:
         return None
     if view.phase == Phase.EXCHANGE:
-        sizes = [len(a.discard) for a in legal if isinstance(a, Exchange)]
+        # Every discard count the rules allow of a full hand (what the options' sizes range
+        # over), read from the rules rather than by making each of up to 32 options.
+        rules = view.rules
         return {
-            "may_sit_out": any(isinstance(a, SitOut) for a in legal),
+            "may_sit_out": SIT_OUT in legal,
             "must_play": must_play,
-            "min_discard": min(sizes),
-            "max_discard": max(sizes),
+            "min_discard": rules.min_discard,
+            "max_discard": min(rules.max_discard, len(view.hand)),
         }
     if view.phase == Phase.PLAY:
         return _cards(sorted_cards(a.card for a in legal if isinstance(a, Play)))
@@ -265,9 +271,15 @@ def state_json(view: SeatView, *, spectator: bool = False, must_play: str | None
 
     ``must_play`` is why the seat may not sit out, when it is to decide and may not.  A
     spectator's state is made from a seat's view by leaving out that seat's hand, its own
-    discards and its legal actions: what remains is public.
+    discards and its legal actions: what remains is public.  It is :func:`public_state_json`
+    followed by :func:`seat_state_json` (the server encodes the first once for every seat).
     """
-    state: dict[str, Any] = {
+    return public_state_json(view) | seat_state_json(view, spectator=spectator, must_play=must_play)
+
+
+def public_state_json(view: SeatView) -> dict[str, Any]:
+    """The part of :func:`state_json` that every seat and spectator is sent alike."""
+    return {
         "phase": view.phase.name.lower(),
         "round": view.round_index + 1,
         "to_act": view.to_act,
@@ -292,14 +304,18 @@ def state_json(view: SeatView, *, spectator: bool = False, must_play: str | None
         "scores": list(view.scores),
         "sat_out_streaks": list(view.sat_out_streaks),
     }
+
+
+def seat_state_json(view: SeatView, *, spectator: bool = False, must_play: str | None = None) -> dict[str, Any]:
+    """The part of :func:`state_json` that is the view's seat's own (none for a spectator)."""
     if spectator:
-        state["seat"] = None
-        return state
-    state["seat"] = view.seat
-    state["hand"] = _cards(sorted_cards(view.hand))
-    state["my_discards"] = _cards(view.my_discards)
-    state["legal"] = _legal_json(view, must_play) if view.is_my_turn else None
-    return state
+        return {"seat": None}
+    return {
+        "seat": view.seat,
+        "hand": _cards(sorted_cards(view.hand)),
+        "my_discards": _cards(view.my_discards),
+        "legal": _legal_json(view, must_play) if view.is_my_turn else None,
+    }
 
 
 def event_json(event: Event, receiver: int | None) -> dict[str, Any]:

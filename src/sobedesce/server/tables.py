@@ -27,7 +27,15 @@ from sobedesce.bots import make_bot
 from sobedesce.core import Action, Card, IllegalActionError, Match, dumps_record, find_rules, seat_view
 from sobedesce.table import Event, TableDriver, bot_label
 
-from .protocol import LEVELS, action_json, event_json, state_json, stored_action
+from .protocol import (
+    LEVELS,
+    action_json,
+    event_json,
+    public_state_json,
+    seat_state_json,
+    state_json,
+    stored_action,
+)
 from .store import LeaseLost, NameTaken, Player, SeatResult, Store, TableRow
 
 __all__ = ["Client", "Room", "Seat", "ServerError", "Settings", "Tables", "check_name", "hash_token"]
@@ -95,9 +103,14 @@ class Client:
         if self.closed:
             return
         try:
-            self._queue.put_nowait(json.dumps(message, separators=(",", ":")))
+            self._queue.put_nowait(_dumps(message))
         except asyncio.QueueFull:
             self.closed = True
+
+    def send_made(self, kind: str, version: int, text: str) -> None:
+        """Queue a message already encoded: ``text``, of type ``kind`` and version ``version``
+        (the tables encode what a table's connections share once, not once a connection)."""
+        self.send_text(text)
 
     def send_text(self, text: str) -> None:
         """Queue a message made already (by the process that owns this connection's table)."""
@@ -840,9 +853,9 @@ class Tables:
 
     def _flush(self, room: Room) -> None:
         """Send every client the events it has not had, and its state."""
-        states: dict[int | None, dict[str, Any] | None] = {}  # one per seat, and the spectators'
+        texts = _Texts(room)  # what the connections of this version share, encoded once
         for client in list(room.clients):
-            self._sync(client, room, client.seen, states=states)
+            self._sync(client, room, client.seen, texts=texts)
         if room.status == "finished":
             self._broadcast_table(room)
 
@@ -853,47 +866,37 @@ class Tables:
         since: int | None,
         *,
         always: bool = False,
-        states: dict[int | None, dict[str, Any] | None] | None = None,
+        texts: _Texts | None = None,
     ) -> None:
         """Bring ``client`` up to date from event ``since``: the events it missed, or a full
         snapshot when those are no longer kept (or ``since`` is unknown).  An update with no
         events is sent only when ``always`` (an answer to the client, not a broadcast).
-        ``states`` keeps the states already made for this version, shared by the connections
-        of one seat and by the spectators."""
-        cache = {} if states is None else states
-
-        def state() -> dict[str, Any] | None:
-            if client.seat not in cache:
-                cache[client.seat] = self._state(room, client)
-            return cache[client.seat]
-
+        ``texts`` keeps what was encoded already for this version of the table, shared by
+        its connections."""
         first_kept = room.log[0][0] if room.log else room.version + 1
         if since is not None and since > room.version:
             since = None
         if since is not None and (since >= first_kept - 1 or since == room.version):
             # The log holds consecutive versions: start at the first one after ``since``.
             start = max(0, since + 1 - first_kept)
-            events = [event_json(e, client.seat) | {"v": v} for v, e in itertools.islice(room.log, start, None)]
+            shared = texts or _Texts(room)
+            events = [shared.event(v, e, client.seat) for v, e in itertools.islice(room.log, start, None)]
             if events or always:
-                client.send({"type": "update", "v": room.version, "events": events, "state": state()})
+                # The text of {"type": "update", "v": …, "events": […], "state": …} as _dumps
+                # makes it, composed from the texts the connections share.
+                state = shared.state(client.seat)
+                text = f'{{"type":"update","v":{room.version},"events":[{",".join(events)}],"state":{state}}}'
+                client.send_made("update", room.version, text)
         else:
             client.send(
                 {
                     "type": "snapshot",
                     "v": room.version,
                     "table": room.public(client),
-                    "state": state(),
+                    "state": _state(room, client.seat),
                 }
             )
         client.seen = room.version
-
-    def _state(self, room: Room, client: Client) -> dict[str, Any] | None:
-        driver = room.driver
-        if driver is None:
-            return None
-        if client.seat is None:
-            return state_json(seat_view(driver.match, 0), spectator=True)
-        return state_json(seat_view(driver.match, client.seat), must_play=driver.must_play_reason(client.seat))
 
     def _broadcast_table(self, room: Room) -> None:
         for client in list(room.clients):
@@ -917,6 +920,63 @@ class Tables:
 
     def in_play(self) -> int:
         return sum(1 for r in self.rooms.values() if r.status == "playing")
+
+
+def _dumps(message: Any) -> str:
+    return json.dumps(message, separators=(",", ":"))
+
+
+def _state(room: Room, seat: int | None) -> dict[str, Any] | None:
+    """What ``seat`` (``None``: a spectator) may know of the table's match now."""
+    driver = room.driver
+    if driver is None:
+        return None
+    if seat is None:
+        return state_json(seat_view(driver.match, 0), spectator=True)
+    return state_json(seat_view(driver.match, seat), must_play=driver.must_play_reason(seat))
+
+
+class _Texts:
+    """The JSON texts of one version of a table, made once and shared by its connections: the
+    public part of the state once, each seat's own part once a seat, each event once for the
+    seat whose exchange it shows and once for everyone else.  They are the texts ``_dumps``
+    makes of :func:`_state` and of :func:`event_json` with the event's number."""
+
+    __slots__ = ("_events", "_public", "_room", "_states")
+
+    def __init__(self, room: Room) -> None:
+        self._room = room
+        self._public: str | None = None
+        self._states: dict[int | None, str] = {}
+        self._events: dict[tuple[int, bool], str] = {}
+
+    def state(self, seat: int | None) -> str:
+        text = self._states.get(seat)
+        if text is None:
+            text = self._states[seat] = self._state(seat)
+        return text
+
+    def _state(self, seat: int | None) -> str:
+        driver = self._room.driver
+        if driver is None:
+            return "null"
+        view = seat_view(driver.match, 0 if seat is None else seat)
+        if self._public is None:
+            self._public = _dumps(public_state_json(view))
+        if seat is None:
+            own = seat_state_json(view, spectator=True)
+        else:
+            own = seat_state_json(view, must_play=driver.must_play_reason(seat))
+        # Two JSON objects with no key in common, joined: {…public…,…own…}.
+        return self._public[:-1] + "," + _dumps(own)[1:]
+
+    def event(self, version: int, event: Event, receiver: int | None) -> str:
+        # ``event_json`` differs by receiver only for the seat whose exchange it shows.
+        own = event.kind == "exchange" and receiver is not None and receiver == event.seat and not event.sit_out
+        text = self._events.get((version, own))
+        if text is None:
+            text = self._events[(version, own)] = _dumps(event_json(event, receiver) | {"v": version})
+        return text
 
 
 def _player(client: Client) -> Player:
