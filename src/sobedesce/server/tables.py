@@ -13,7 +13,6 @@ import asyncio
 import contextlib
 import hashlib
 import itertools
-import json
 import secrets
 import unicodedata
 from collections import deque
@@ -22,6 +21,8 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, Literal, TypeVar
+
+from pydantic_core import to_json
 
 from sobedesce.bots import make_bot
 from sobedesce.core import Action, Card, IllegalActionError, Match, dumps_record, find_rules, seat_view
@@ -923,7 +924,10 @@ class Tables:
 
 
 def _dumps(message: Any) -> str:
-    return json.dumps(message, separators=(",", ":"))
+    """A message's compact JSON text, by pydantic-core's encoder (installed with pydantic, the
+    protocol's edge): about three times as fast as ``json.dumps`` on a state, the same text but
+    for characters outside ASCII, which it writes as they are (UTF-8) instead of escaping them."""
+    return to_json(message).decode()
 
 
 def _state(room: Room, seat: int | None) -> dict[str, Any] | None:
