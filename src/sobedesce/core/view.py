@@ -21,15 +21,15 @@ from typing import Final
 
 from .actions import Action
 from .cards import CARDS, Card, Suit, mask_of
-from .game import _PLAY, SEATS, Phase, Round, _hand_cards
+from .game import _PLAY, _SUITS, SEATS, Phase, Round, _hand_cards
 from .logic import SUIT_OF, trick_seats, trick_winner
 from .match import Match
 from .rules import Rules
 
 __all__ = ["SeatView", "TrickView", "seat_view", "round_from_view"]
 
-_SUITS: Final = tuple(Suit)
-# A seat's ``active`` code (1 plays, 0 sits out, -1 not decided yet) as the view gives it.
+# A seat's ``active`` code (1 plays, 0 sits out, -1 not decided yet) as the view gives it,
+# indexed by the code itself (-1 reads the last item).
 _ACTIVE_OF: Final[tuple[bool | None, ...]] = (False, True, None)
 _SEAT_RANGE: Final = range(SEATS)
 _NO_TRICKS: Final = (0,) * SEATS

@@ -6,8 +6,9 @@ into one of the models below or raises :class:`ProtocolError` with a message nam
 problem.  Outgoing game data is made in exactly two places: :func:`state_json` (what one seat,
 or a spectator, may know now: its public part and the seat's own, which the server encodes
 apart so as to encode the public part once for every seat) and :func:`event_json` (one public
-event, with the cards of an exchange only for the seat that made it).  No other code turns game state into messages, so
-there is one choke point for hidden information (docs/protocol.md).
+event, with the cards of an exchange only for the seat that made it).  No other code turns
+game state into messages, so there is one choke point for hidden information
+(docs/protocol.md).
 """
 
 from __future__ import annotations
