@@ -796,12 +796,24 @@ class LeakWatch:
         self.secrets = secrets
         self.problems: list[str] = []
         self.messages = 0
+        self._by_client: dict[int, int] = {}
 
     def attach(self, client: GameClient) -> None:
         client.observers.append(self)
 
+    def checked_all(self, clients: list[GameClient]) -> int:
+        """Assert that every message each of ``clients`` received was checked (a connection the
+        watch was not attached to, or a message it missed, fails); returns how many there were.
+        A count to reach would depend on how long the match ran, which its random deal decides."""
+        for client in clients:
+            assert self._by_client.get(id(client), 0) == len(client.log) > 0, (
+                f"{client.label}: {self._by_client.get(id(client), 0)} of its {len(client.log)} messages checked"
+            )
+        return sum(len(client.log) for client in clients)
+
     def __call__(self, client: GameClient, message: Message) -> None:
         self.messages += 1
+        self._by_client[id(client)] = self._by_client.get(id(client), 0) + 1
         known = self.known.setdefault(client.label, set())
         seat = client.seat
         revealed: set[str] = set()
