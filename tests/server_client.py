@@ -796,7 +796,9 @@ class LeakWatch:
         self.secrets = secrets
         self.problems: list[str] = []
         self.messages = 0
-        self._by_client: dict[int, int] = {}
+        # Per connection (by identity; the connection is kept, so that its id is never reused
+        # by another's), the messages checked.
+        self._by_client: dict[int, tuple[GameClient, int]] = {}
 
     def attach(self, client: GameClient) -> None:
         client.observers.append(self)
@@ -806,14 +808,15 @@ class LeakWatch:
         watch was not attached to, or a message it missed, fails); returns how many there were.
         A count to reach would depend on how long the match ran, which its random deal decides."""
         for client in clients:
-            assert self._by_client.get(id(client), 0) == len(client.log) > 0, (
-                f"{client.label}: {self._by_client.get(id(client), 0)} of its {len(client.log)} messages checked"
+            checked = self._by_client.get(id(client), (client, 0))[1]
+            assert checked == len(client.log) > 0, (
+                f"{client.label}: {checked} of its {len(client.log)} messages checked"
             )
         return sum(len(client.log) for client in clients)
 
     def __call__(self, client: GameClient, message: Message) -> None:
         self.messages += 1
-        self._by_client[id(client)] = self._by_client.get(id(client), 0) + 1
+        self._by_client[id(client)] = (client, self._by_client.get(id(client), (client, 0))[1] + 1)
         known = self.known.setdefault(client.label, set())
         seat = client.seat
         revealed: set[str] = set()
