@@ -25,7 +25,7 @@ from typing import Any, Literal, TypeVar
 from pydantic_core import to_json
 
 from sobedesce.bots import make_bot
-from sobedesce.core import Action, Card, IllegalActionError, Match, dumps_record, find_rules, seat_view
+from sobedesce.core import Action, Card, IllegalActionError, Match, SeatView, dumps_record, find_rules, seat_view
 from sobedesce.table import Event, TableDriver, bot_label
 
 from .protocol import (
@@ -34,7 +34,6 @@ from .protocol import (
     event_json,
     public_state_json,
     seat_state_json,
-    state_json,
     stored_action,
 )
 from .store import LeaseLost, NameTaken, Player, SeatResult, Store, TableRow
@@ -930,14 +929,23 @@ def _dumps(message: Any) -> str:
     return to_json(message).decode()
 
 
-def _state(room: Room, seat: int | None) -> dict[str, Any] | None:
-    """What ``seat`` (``None``: a spectator) may know of the table's match now."""
-    driver = room.driver
-    if driver is None:
-        return None
+def _state_parts(driver: TableDriver, seat: int | None) -> tuple[SeatView, dict[str, Any]]:
+    """The view that ``seat`` (``None``: a spectator, from seat 0's view) is told of, and its
+    own part of the state (:func:`seat_state_json`)."""
     if seat is None:
-        return state_json(seat_view(driver.match, 0), spectator=True)
-    return state_json(seat_view(driver.match, seat), must_play=driver.must_play_reason(seat))
+        view = seat_view(driver.match, 0)
+        return view, seat_state_json(view, spectator=True)
+    view = seat_view(driver.match, seat)
+    return view, seat_state_json(view, must_play=driver.must_play_reason(seat))
+
+
+def _state(room: Room, seat: int | None) -> dict[str, Any] | None:
+    """What ``seat`` (``None``: a spectator) may know of the table's match now: ``state_json``
+    of its view."""
+    if room.driver is None:
+        return None
+    view, own = _state_parts(room.driver, seat)
+    return public_state_json(view) | own
 
 
 class _Texts:
@@ -961,16 +969,11 @@ class _Texts:
         return text
 
     def _state(self, seat: int | None) -> str:
-        driver = self._room.driver
-        if driver is None:
+        if self._room.driver is None:
             return "null"
-        view = seat_view(driver.match, 0 if seat is None else seat)
+        view, own = _state_parts(self._room.driver, seat)
         if self._public is None:
             self._public = _dumps(public_state_json(view))
-        if seat is None:
-            own = seat_state_json(view, spectator=True)
-        else:
-            own = seat_state_json(view, must_play=driver.must_play_reason(seat))
         # Two JSON objects with no key in common, joined: {…public…,…own…}.
         return self._public[:-1] + "," + _dumps(own)[1:]
 

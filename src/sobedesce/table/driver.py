@@ -367,9 +367,9 @@ class TableDriver:
         # directly, plus the acting seat's own hand before and after its exchange (sent to that
         # seat alone): a seat's whole view twice a decision cost more than the rest of it.
         match = self.match
-        previous = match.round
-        done_before = _finished_tricks(previous) if previous is not None and not previous.is_over else 0
-        own_exchange = isinstance(action, Exchange) and seat in self.people and previous is not None
+        previous = match.round  # the round in play (``apply`` refuses any action otherwise)
+        done_before = _finished_tricks(previous) if previous is not None else 0
+        own_exchange = isinstance(action, Exchange) and seat in self.people
         hand_before = previous.hand(seat) if own_exchange and previous is not None else ()
         match.apply(action)
         index = len(match.rounds) - 1
