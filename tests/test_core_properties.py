@@ -34,6 +34,7 @@ from sobedesce.core import (
     seat_view,
     summary,
 )
+from sobedesce.core.logic import legal_card_mask
 
 SETTINGS = settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 MAX_ROUNDS = 30
@@ -246,6 +247,19 @@ def _legal_decisions_match_rules_text(p: Params) -> None:
         else:
             expected_cards = ref_round.legal()
             assert {str(a.card) for a in legal} == expected_cards
+            # The round computes its legal cards inline; the rules' own function agrees.
+            rnd = match.round
+            assert rnd is not None
+            mask = sum(1 << a.card for a in legal)
+            assert mask == legal_card_mask(
+                rnd._hands[rnd._to_act],
+                rnd._lead_suit,
+                rnd._win_card,
+                rnd._trump,
+                rnd._must_beat,
+                rnd._must_undertrump,
+                rnd._lead_ace,
+            )
             assert nxt["legal"] == ref_sorted(expected_cards)
 
     simulate(p, before=check)

@@ -283,22 +283,10 @@ def _lehmer_groups() -> tuple[tuple[int, tuple[int, ...]], ...]:
     return tuple(groups)
 
 
-def _lehmer_steps() -> tuple[tuple[int, tuple[tuple[int, int, int, tuple[tuple[int, int], ...]], ...]], ...]:
-    """The groups of :func:`_lehmer_groups` with their radices taken two at a time: per group its
-    product and its steps ``(r1 * r2, i1, i2, table)``, ``table[d]`` being the two digits
-    ``(d % r1, d // r1)`` that swap into positions ``i1 = r1 - 1`` and ``i2 = r2 - 1``.  A lone
-    last radix gets ``r2 = 1``: its second swap is of a position with itself."""
-    groups: list[tuple[int, tuple[tuple[int, int, int, tuple[tuple[int, int], ...]], ...]]] = []
-    for product, radices in _lehmer_groups():
-        steps: list[tuple[int, int, int, tuple[tuple[int, int], ...]]] = []
-        for k in range(0, len(radices), 2):
-            r1 = radices[k]
-            r2 = radices[k + 1] if k + 1 < len(radices) else 1
-            i2 = r2 - 1 if r2 > 1 else r1 - 1
-            table = tuple((d % r1, d // r1 if r2 > 1 else i2) for d in range(r1 * r2))
-            steps.append((r1 * r2, r1 - 1, i2, table))
-        groups.append((product, tuple(steps)))
-    return tuple(groups)
+def _lehmer_steps() -> tuple[tuple[int, tuple[tuple[int, int], ...]], ...]:
+    """The groups of :func:`_lehmer_groups` with, per radix ``r``, the step ``(r, r - 1)``: the
+    digit in radix ``r`` picks the card that swaps into position ``r - 1``."""
+    return tuple((product, tuple([(radix, radix - 1) for radix in radices])) for product, radices in _lehmer_groups())
 
 
 _LEHMER_STEPS: Final = _lehmer_steps()
@@ -314,15 +302,15 @@ def _shuffled_indices(rng: _random.Random) -> list[int]:
     deck: list[object] = [*_INDICES]
     # The digits of ``code`` in the mixed radix 40, 39, ..., 2, lowest first, drawn a group at
     # a time: one division of the big number per group, then the group's digits from an int
-    # that fits a machine word, two digits a step (``_lehmer_steps``).  The same digits as one
-    # divmod by 40, 39, ... each.
+    # that fits a machine word.  The same digits as one divmod by 40, 39, ... each.  (Two digits
+    # a step from a table of the 11,000 digit pairs, as this was, measured slower, most of all
+    # in play, where the table crowds the processor's cache.)
     for product, steps in _LEHMER_STEPS:
         code, rest = divmod(code, product)  # one division of the big number, not two
-        for radix, i1, i2, table in steps:
-            j1, j2 = table[rest % radix]
+        for radix, i in steps:
+            j = rest % radix
             rest //= radix
-            deck[i1], deck[j1] = deck[j1], deck[i1]
-            deck[i2], deck[j2] = deck[j2], deck[i2]
+            deck[i], deck[j] = deck[j], deck[i]
     return deck  # type: ignore[return-value]
 
 
@@ -803,16 +791,35 @@ class Round:
         if phase == _PLAY:
             mask = self._legal
             if mask < 0:
-                # ``_legal_play_mask`` inlined: this runs at every card decision.
-                mask = self._legal = legal_card_mask(
-                    self._hands[self._to_act],
-                    self._lead_suit,
-                    self._win_card,
-                    self._trump,
-                    self._must_beat,
-                    self._must_undertrump,
-                    self._lead_ace,
-                )
+                # ``legal_card_mask`` inlined (this runs at every card decision, and the call
+                # with its seven arguments cost as much as its body); the property tests hold both to the
+                # rules text and to each other.
+                hand: int = self._hands[self._to_act]
+                lead = self._lead_suit
+                if lead < 0:
+                    mask = hand
+                    if self._lead_ace:
+                        ace = _TRUMP_ACES[self._trump]
+                        if hand & ace:
+                            mask = ace
+                else:
+                    mask = hand & SUIT_MASKS[lead]
+                    if mask:
+                        if self._must_beat:
+                            beaters = mask & self._beaters[self._win_card]
+                            if beaters:
+                                mask = beaters
+                    else:
+                        mask = hand & SUIT_MASKS[self._trump]
+                        if mask:
+                            beaters = mask & self._beaters[self._win_card]
+                            if beaters:
+                                mask = beaters
+                            elif not self._must_undertrump:
+                                mask = hand
+                        else:
+                            mask = hand
+                self._legal = mask
             return _SP0[mask & 1023] + _SP1[(mask >> 10) & 1023] + _SP2[(mask >> 20) & 1023] + _SP3[mask >> 30]
         if phase == _EXCHANGE:
             seat = self._to_act
@@ -1079,6 +1086,8 @@ class Round:
 
 
 _ALL_MAY_SIT_OUT: Final = bytes([MAY_SIT_OUT] * 4)
+# Per trump suit, the mask of its Ace (the card a leader holding it must lead, RULES.md §4).
+_TRUMP_ACES: Final = tuple([1 << (suit * 10 + 9) for suit in range(4)])
 _TRUMP_WITH_TURN: Final[tuple[Action, ...]] = (*TRUMP_ACTIONS, TURN_UP)
 
 

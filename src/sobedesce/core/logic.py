@@ -302,12 +302,15 @@ def score_changes(rules: Rules, trump: int, active: Sequence[int], tricks_won: S
     seat that won tricks, +penalty x multiplier for one that won none, 0 for a seat that sat out."""
     multiplier = rules.multiplier(trump)
     penalty = rules.no_trick_penalty * multiplier
-    out = [0, 0, 0, 0]
-    for seat in range(4):
-        if active[seat] == 1:
-            won = tricks_won[seat]
-            out[seat] = -won * multiplier if won else penalty
-    return out
+    # Unrolled over the four seats: this runs at the end of every round (and of every play-out).
+    a0, a1, a2, a3 = active
+    w0, w1, w2, w3 = tricks_won
+    return [
+        (-w0 * multiplier if w0 else penalty) if a0 == 1 else 0,
+        (-w1 * multiplier if w1 else penalty) if a1 == 1 else 0,
+        (-w2 * multiplier if w2 else penalty) if a2 == 1 else 0,
+        (-w3 * multiplier if w3 else penalty) if a3 == 1 else 0,
+    ]
 
 
 def settle_round(
@@ -316,9 +319,16 @@ def settle_round(
     """The end of a round for the match: each seat's score changes by its delta (§3.7), its
     count of rounds sat out in a row grows or restarts (§3.4), in place; returns
     :func:`match_winners` (§3.8)."""
-    for seat in range(4):
-        scores[seat] += deltas[seat]
-        streaks[seat] = streaks[seat] + 1 if active[seat] == 0 else 0
+    d0, d1, d2, d3 = deltas
+    a0, a1, a2, a3 = active
+    scores[0] += d0
+    scores[1] += d1
+    scores[2] += d2
+    scores[3] += d3
+    streaks[0] = streaks[0] + 1 if a0 == 0 else 0
+    streaks[1] = streaks[1] + 1 if a1 == 0 else 0
+    streaks[2] = streaks[2] + 1 if a2 == 0 else 0
+    streaks[3] = streaks[3] + 1 if a3 == 0 else 0
     return match_winners(scores, target)
 
 
