@@ -44,6 +44,7 @@ from .actions import (
 )
 from .cards import CARDS, SUIT_MASKS, Card, Suit
 from .logic import (
+    _SUIT_MASKS,
     ABOVE,
     BEATERS,
     MAY_SIT_OUT,
@@ -803,6 +804,9 @@ class Round:
                         if hand & ace:
                             mask = ace
                 else:
+                    # ``logic._SUIT_MASKS``, a ``Final`` of the compiled modules: compiled, the
+                    # ``SUIT_MASKS`` of the interpreted cards.py is looked up in its module's
+                    # dictionary at every use (a round ran 8% slower with it).
                     mask = hand & _SUIT_MASKS[lead]
                     if mask:
                         if self._must_beat:
@@ -1086,10 +1090,6 @@ class Round:
 
 
 _ALL_MAY_SIT_OUT: Final = bytes([MAY_SIT_OUT] * 4)
-# The suits' masks as a ``Final`` of this module: to the compiled build a C variable, where the
-# imported name is looked up in its module's dictionary at every use (the inline legal cards
-# above ran 8% slower a round with it).
-_SUIT_MASKS: Final[tuple[int, ...]] = tuple(SUIT_MASKS)
 # Per trump suit, the mask of its Ace (the card a leader holding it must lead, RULES.md §4).
 _TRUMP_ACES: Final = tuple([1 << (suit * 10 + 9) for suit in range(4)])
 _TRUMP_WITH_TURN: Final[tuple[Action, ...]] = (*TRUMP_ACTIONS, TURN_UP)
