@@ -31,9 +31,10 @@ import statistics
 from sobedesce.bots import make_bot
 from sobedesce.bots._eval import ExState
 from sobedesce.bots._search import objective
-from sobedesce.bots._sim import PlayState, deltas_of
+from sobedesce.bots._sim import PlayState
 from sobedesce.core import Match, Phase, find_rules, seat_view
 from sobedesce.core.actions import KIND_SIT_OUT
+from sobedesce.core.logic import score_changes
 
 
 def _play_values(rnd, view):
@@ -42,7 +43,7 @@ def _play_values(rnd, view):
     for action in view.legal_actions:
         st = base.copy()
         st.play(action.card)
-        values[action] = objective(deltas_of(rnd.rules, rnd.trump, rnd.active, st.play_out()), view.seat, 1.0)
+        values[action] = objective(score_changes(rnd.rules, rnd.trump, rnd.active, st.play_out()), view.seat, 1.0)
     return values, min(values.values())
 
 
