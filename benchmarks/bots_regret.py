@@ -48,7 +48,7 @@ def _play_values(rnd, view):
 
 
 def _exchange_values(rnd, view, stocks, rng):
-    stock = list(rnd.stock[rnd.stock_pos :])
+    stock = [int(c) for c in rnd.stock]  # the cards still in the stock
     orders = []
     for _ in range(stocks):
         rng.shuffle(stock)

@@ -122,7 +122,8 @@ def test_benchmark_scripts_import_what_exists() -> None:
                 module = importlib.import_module(node.module)
                 for alias in node.names:
                     found = hasattr(module, alias.name) or (
-                        hasattr(module, "__path__") and importlib.util.find_spec(f"{node.module}.{alias.name}") is not None
+                        hasattr(module, "__path__")
+                        and importlib.util.find_spec(f"{node.module}.{alias.name}") is not None
                     )
                     assert found, f"{script.name} imports {alias.name} from {node.module}, which has no such name"
                     checked += 1
