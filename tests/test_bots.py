@@ -367,7 +367,8 @@ def test_play_evidence_favours_the_real_hands(rules: str) -> None:
 
 def test_play_worlds_resampled() -> None:
     """With ``oversample`` the play sampler draws more deals and keeps ``n`` of them in
-    proportion to their weights: every kept world has weight 1 and is a deal the view allows."""
+    proportion to their weights: every kept world carries the same weight (the mean weight of
+    the deals tried) and is a deal the view allows."""
     from sobedesce.bots._search import PlayContext, sample_play_worlds
 
     basic = make_bot("basic")
@@ -384,8 +385,9 @@ def test_play_worlds_resampled() -> None:
                 ctx = PlayContext(view)
                 worlds = sample_play_worlds(ctx, random.Random(deal), 12, evidence=True, oversample=4)
                 assert len(worlds) == 12
+                assert len({w for w, _ in worlds}) == 1
                 for weight, hands in worlds:
-                    assert weight == 1.0
+                    assert 0.0 < weight <= 1.0
                     assert hands[view.seat] == view.hand_mask
                     held = 0
                     for s in ctx.others:
@@ -459,45 +461,72 @@ def test_a_deadline_never_reached_changes_nothing(phase: Phase) -> None:
     assert _values(plain) == _values(still)
 
 
-@pytest.mark.parametrize("phase", [Phase.TRUMP, Phase.PLAY])
-def test_out_of_time_answers_with_the_best_so_far(phase: Phase) -> None:
-    """Time runs out after three batches (the fake clock moves one second a reading, the
-    deadline is 3.5 s: a fourth batch would end at 4 s): the answer is the bot's answer on
+def test_out_of_time_answers_with_the_best_so_far() -> None:
+    """Trump: time runs out after three batches (the fake clock moves one second a reading,
+    the deadline is 3.5 s: a fourth batch would end at 4 s): the answer is the bot's answer on
     exactly those three batches' deals, i.e. a budget of three batches and no deadline."""
-    view = _view_at("table" if phase == Phase.PLAY else "classic", phase, 3)
+    view = _view_at("classic", Phase.TRUMP, 3)
     # ``batch`` counts play-outs: 8 deals a batch.
-    budgets = {"play_samples": 400, "trump_samples": 400, "batch": 8 * len(view.legal_actions)}
+    budgets = {"trump_samples": 400, "batch": 8 * len(view.legal_actions)}
     clock = FakeClock()
     timed = make_bot("strong", deadline=3.5, clock=clock, **budgets)
     options = timed.explain(view, random.Random(7))
     assert clock.readings == 4  # the start and one reading after each of three batches
-    small = {**budgets, "play_samples": 24, "trump_samples": 24}
+    small = {**budgets, "trump_samples": 24}
     assert _values(options) == _values(make_bot("strong", **small).explain(view, random.Random(7)))
     assert timed.act(view, random.Random(7)) == options[0].action
 
 
+def test_card_out_of_time_while_drawing_deals() -> None:
+    """Cards: the deals are drawn (within half the deadline) before any play-out.  With a
+    deadline of 3.5 s and a second a reading, the drawing stops after its first chunk (32 deals
+    kept, a batch's 8 worlds at 4 candidates a world): the answer is that of a bot whose whole
+    budget is those 8 worlds, resampled from the same 32 deals."""
+    view = _view_at("table", Phase.PLAY, 3)
+    batch = 8 * len(view.legal_actions)
+    clock = FakeClock()
+    timed = make_bot("strong", deadline=3.5, clock=clock, batch=batch, play_samples=400)
+    options = timed.explain(view, random.Random(7))
+    assert clock.readings == 3  # the start, after the chunk of deals, after the one batch
+    small = make_bot("strong", batch=batch, play_samples=8)
+    assert _values(options) == _values(small.explain(view, random.Random(7)))
+
+
+def _exchange_values_on(view: SeatView, worlds: list, bot: object) -> dict:
+    """The own changes ``bot`` reports for every option, from these worlds."""
+    from sobedesce.bots._search import evaluate_exchange
+
+    candidates = exchange_candidates(view, every_subset=True)
+    values = evaluate_exchange(view, worlds, candidates, 1.0, False, bot._equity(view))  # type: ignore[attr-defined]
+    return {(SIT_OUT if c is None else exchange_action(c)): v[0] for c, v in values.items()}
+
+
 def test_exchange_out_of_time_while_screening() -> None:
-    """The deadline comes after the first batch of the screen: every option has been played
-    out on the same deals, and the best of them on those deals is the answer."""
+    """The deadline (3 s, a second a reading) stops the drawing after its first chunk (640
+    candidates: 80 worlds) and the screen after its first batch (10 worlds): every option has
+    been played out on the same 10 worlds, the first 80 of all the candidates resampled, and
+    the best of them on those worlds is the answer."""
     view = _view_at("table", Phase.EXCHANGE, 12)
     clock = FakeClock()
     batch = 10 * len(view.legal_actions)  # ten deals a batch while every option is played out
-    timed = make_bot("strong", deadline=1.5, clock=clock, batch=batch)
+    timed = make_bot("strong", deadline=3.0, clock=clock, batch=batch)
     options = timed.explain(view, random.Random(3))
-    assert clock.readings == 2
+    assert clock.readings == 3
     assert len(options) == len(view.legal_actions)  # no option screened out yet
-    unscreened = make_bot("strong", exchange_samples=10, batch=batch, exchange_keep=100)
-    assert _values(options) == _values(unscreened.explain(view, random.Random(3)))
+    worlds = sample_exchange_worlds(view, random.Random(3), 80)[:10]
+    assert {o.action: o.expected_delta for o in options} == pytest.approx(_exchange_values_on(view, worlds, timed))
 
 
-def test_exchange_screen_gets_half_the_deadline() -> None:
-    """With a deadline of 6.5 s and a batch a second, the screen stops at half the deadline
-    (after three batches), the kept options get the rest, and sitting out is among them."""
+def test_exchange_draws_then_screens_then_keeps() -> None:
+    """With a deadline of 10.5 s and a second a reading: the drawing of candidates takes half
+    the deadline (five chunks, the last ending at 5 s: a sixth would end after 5.25 s), the
+    screen ends by three quarters (two batches: a third would end after 7.875 s), the kept
+    options get the rest (three batches), and sitting out is among them."""
     view = _view_at("table", Phase.EXCHANGE, 12)
     clock = FakeClock()
-    timed = make_bot("strong", deadline=6.5, clock=clock, batch=10 * len(view.legal_actions), exchange_keep=4)
+    timed = make_bot("strong", deadline=10.5, clock=clock, batch=10 * len(view.legal_actions), exchange_keep=4)
     options = timed.explain(view, random.Random(3))
-    assert clock.readings == 7  # six batches in all
+    assert clock.readings == 11  # the start, five chunks, two screening batches, three more
     assert len(options) <= 5 < len(view.legal_actions)
     if any(a == SIT_OUT for a in view.legal_actions):
         assert any(o.action == SIT_OUT for o in options)
@@ -559,3 +588,38 @@ def test_batch_zero_draws_everything_at_once() -> None:
     assert {o.action: o.expected_delta for o in options} == {
         (SIT_OUT if c is None else exchange_action(c)): v[0] for c, v in values.items()
     }
+
+
+@pytest.mark.parametrize("rules", PRESETS)
+def test_resampled_exchange_worlds_carry_their_candidates_mean_weight(rules: str) -> None:
+    """A batch of resampled exchange worlds weighs what its candidates weighed on average, so
+    that a search pooling many small batches (the clock's batches of 3 to 11 worlds) weighs
+    each batch as one large draw would.  (Weight 1 a world made every batch count alike,
+    however unlikely its candidates: the pooled worlds leant toward deals drawn from the view
+    alone, and their expected trumps in the stock was off by 0.18 of a card on average.)
+
+    The same generator gives the same candidates with ``oversample=1`` (each with its own
+    weight) as with ``n=1, oversample=k`` (resampled to one): the resampled world must carry
+    the mean of those weights, zero weights included."""
+    checked = 0
+    basic = make_bot("basic")
+    for deal in range(30):
+        match = Match(rules)
+        match.deal(rng=random.Random(deal), dealer=deal % 4)
+        while match.phase in (Phase.TRUMP, Phase.EXCHANGE):
+            seat = match.current_seat
+            assert seat is not None
+            view = seat_view(match, seat)
+            if match.phase == Phase.EXCHANGE and view.seat != view.chooser:
+                for seed in range(3):
+                    each = sample_exchange_worlds(view, random.Random(seed), 8, oversample=1)
+                    one = sample_exchange_worlds(view, random.Random(seed), 1, oversample=8)
+                    if not each:
+                        assert one == []
+                        continue
+                    assert len(one) == 1
+                    assert one[0][0] == pytest.approx(sum(w for w, _ in each) / 8)
+                    if len({w for w, _ in each}) > 1:
+                        checked += 1
+            match.apply(basic.act(view, random.Random(deal)))
+    assert checked >= 50

@@ -189,32 +189,66 @@ def sample_exchange_worlds(
 
     ``n * oversample`` candidate deals are drawn and weighted by the likelihood of the trump
     choice and the earlier seats' decisions; ``n`` of them are then resampled in proportion
-    to their weights (a deal drawn twice gets a fresh stock order), so every returned world
-    has weight 1 and play-outs are not wasted on unlikely deals.
+    to their weights (a deal drawn twice gets a fresh stock order), so play-outs are not
+    wasted on unlikely deals.  Every returned world carries the candidates' mean weight
+    (:class:`ExchangeDraw`, which a search under a clock uses to draw them in chunks).
     """
-    setting = _ExchangeSetting(view)
-    if not weighted:
-        oversample = 1
-    candidates: list[_Candidate] = []
-    for _ in range(n * oversample):
-        rng.shuffle(setting.pool)
-        weight, originals, stock = _deal_candidate(setting, weighted)
-        weight, discards = _explain_decisions(setting, originals, weight, weighted)
-        if weight > 0.0:
-            candidates.append((weight, originals, stock, discards))
-    if not candidates:
-        return []
-    chosen = _resample([c[0] for c in candidates], n, rng) if oversample > 1 else list(range(len(candidates)))
-    out: list[tuple[float, ExState]] = []
-    last = -1
-    for index in chosen:
-        stock_top_first = candidates[index][2][:]
-        if index == last:
-            rng.shuffle(stock_top_first)
-        last = index
-        world = _world_of(setting, candidates[index], stock_top_first)
-        out.append((1.0 if oversample > 1 else candidates[index][0], world))
-    return out
+    draw = ExchangeDraw(view, weighted, oversample)
+    draw.draw(rng, n * draw.oversample)
+    return draw.worlds(rng, n)
+
+
+class ExchangeDraw:
+    """The candidate deals of one exchange decision, drawn in chunks (:meth:`draw`, so that a
+    clock can be read between them), then resampled all at once (:meth:`worlds`).
+
+    Resampling every candidate together is what makes the worlds follow the weights: worlds
+    resampled chunk by chunk from a few candidates each (3 worlds from 24, the clock's first
+    batches) lean toward deals drawn from the view alone, however unlikely, and weighting each
+    chunk by its candidates' mean weight instead leaves a few heavy chunks deciding."""
+
+    def __init__(self, view: SeatView, weighted: bool = True, oversample: int = 8) -> None:
+        self.setting = _ExchangeSetting(view)
+        self.weighted = weighted
+        self.oversample = oversample if weighted else 1
+        self.candidates: list[_Candidate] = []
+        self.tried = 0
+
+    def draw(self, rng: random.Random, count: int) -> None:
+        """Draw ``count`` more candidate deals (those of weight 0 are dropped)."""
+        setting = self.setting
+        weighted = self.weighted
+        candidates = self.candidates
+        for _ in range(count):
+            rng.shuffle(setting.pool)
+            weight, originals, stock = _deal_candidate(setting, weighted)
+            weight, discards = _explain_decisions(setting, originals, weight, weighted)
+            if weight > 0.0:
+                candidates.append((weight, originals, stock, discards))
+        self.tried += count
+
+    def worlds(self, rng: random.Random, n: int) -> list[tuple[float, ExState]]:
+        """``n`` worlds resampled from every candidate drawn, each with their mean weight;
+        unweighted (``oversample`` 1), every candidate as it is, with its weight."""
+        candidates = self.candidates
+        if not candidates:
+            return []
+        if self.oversample > 1:
+            chosen = _resample([c[0] for c in candidates], n, rng)
+            mean = sum((c[0] for c in candidates), 0.0) / self.tried
+        else:
+            chosen = list(range(len(candidates)))
+            mean = 0.0
+        out: list[tuple[float, ExState]] = []
+        last = -1
+        for index in chosen:
+            stock_top_first = candidates[index][2][:]
+            if index == last:
+                rng.shuffle(stock_top_first)
+            last = index
+            world = _world_of(self.setting, candidates[index], stock_top_first)
+            out.append((mean if self.oversample > 1 else candidates[index][0], world))
+        return out
 
 
 def _deal_candidate(setting: _ExchangeSetting, weighted: bool) -> tuple[float, list[int], list[int]]:
@@ -500,67 +534,116 @@ def sample_play_worlds(
 
     With ``evidence`` the weight also carries the exchange phase's decisions (see
     :func:`_exchange_evidence`).  With ``oversample`` > 1, ``n * oversample`` deals are drawn
-    and ``n`` resampled in proportion to their weights, each then of weight 1."""
-    view = ctx.view
-    seat = view.seat
-    others = sorted(ctx.others, key=lambda s: ctx.allowed[s].bit_count() - ctx.sizes[s])
-    pool_all = mask_cards(ctx.unseen)
-    out: list[tuple[float, list[int]]] = []
-    tries = 0
-    if not weighted:
-        oversample = 1
-    want = n * oversample
-    limit = max_tries or want * 20
-    size = len(pool_all)
-    rand = rng.random
-    while len(out) < want and tries < limit:
-        tries += 1
-        # A fresh random order of the unseen cards, shuffled lazily (Fisher-Yates, one
-        # position at a time): most deals are complete long before the end of the pool.
-        filled = 0
-        hands = [0, 0, 0, 0]
-        hands[seat] = view.hand_mask
-        taken = 0
-        chooser = view.chooser
-        if ctx.turned >= 0 and rand() < 0.9 and ctx.sizes[chooser] > 0:  # type: ignore[index]
-            hands[chooser] = 1 << ctx.turned  # type: ignore[index]
-            taken = 1 << ctx.turned
-        ok = True
-        for s in others:
-            need = ctx.sizes[s] - hands[s].bit_count()
-            allowed = ctx.allowed[s] & ~taken
-            if need <= 0:
+    and ``n`` resampled in proportion to their weights, each then carrying the mean weight of
+    every deal tried (:class:`PlayDraw`, which a search under a clock uses to draw them in
+    chunks)."""
+    draw = PlayDraw(ctx, n, weighted, max_tries, evidence, oversample)
+    draw.draw(rng, draw.want)
+    return draw.worlds(rng)
+
+
+class PlayDraw:
+    """The deals of one card decision, drawn in chunks (:meth:`draw`), then resampled all at
+    once (:meth:`worlds`), as :class:`ExchangeDraw`."""
+
+    def __init__(
+        self,
+        ctx: PlayContext,
+        n: int,
+        weighted: bool = True,
+        max_tries: int = 0,
+        evidence: bool = False,
+        oversample: int = 1,
+    ) -> None:
+        self.ctx = ctx
+        self.n = n
+        self.weighted = weighted
+        self.evidence = evidence
+        self.oversample = oversample if weighted else 1
+        self.want = n * self.oversample
+        self.limit = max_tries or self.want * 20
+        self.tries = 0
+        self.out: list[tuple[float, list[int]]] = []
+        self.others = sorted(ctx.others, key=lambda s: ctx.allowed[s].bit_count() - ctx.sizes[s])
+        self.pool = mask_cards(ctx.unseen)
+
+    @property
+    def done(self) -> bool:
+        """Every deal wanted is drawn, or the tries are used up."""
+        return len(self.out) >= self.want or self.tries >= self.limit
+
+    def draw(self, rng: random.Random, upto: int) -> None:
+        """Draw deals until ``upto`` of them (of weight above 0) are kept, or the tries are up."""
+        ctx = self.ctx
+        view = ctx.view
+        seat = view.seat
+        others = self.others
+        pool_all = self.pool
+        out = self.out
+        weighted = self.weighted
+        evidence = self.evidence
+        upto = min(upto, self.want)
+        limit = self.limit
+        tries = self.tries
+        size = len(pool_all)
+        rand = rng.random
+        while len(out) < upto and tries < limit:
+            tries += 1
+            # A fresh random order of the unseen cards, shuffled lazily (Fisher-Yates, one
+            # position at a time): most deals are complete long before the end of the pool.
+            filled = 0
+            hands = [0, 0, 0, 0]
+            hands[seat] = view.hand_mask
+            taken = 0
+            chooser = view.chooser
+            if ctx.turned >= 0 and rand() < 0.9 and ctx.sizes[chooser] > 0:  # type: ignore[index]
+                hands[chooser] = 1 << ctx.turned  # type: ignore[index]
+                taken = 1 << ctx.turned
+            ok = True
+            for s in others:
+                need = ctx.sizes[s] - hands[s].bit_count()
+                allowed = ctx.allowed[s] & ~taken
+                if need <= 0:
+                    continue
+                got = hands[s]
+                i = 0
+                while i < size:
+                    if i >= filled:
+                        j = i + int(rand() * (size - i))
+                        pool_all[i], pool_all[j] = pool_all[j], pool_all[i]
+                        filled = i + 1
+                    c = pool_all[i]
+                    i += 1
+                    if allowed >> c & 1:
+                        got |= 1 << c
+                        allowed ^= 1 << c
+                        need -= 1
+                        if not need:
+                            break
+                if need:
+                    ok = False
+                    break
+                taken |= got
+                hands[s] = got
+            if not ok:
                 continue
-            got = hands[s]
-            i = 0
-            while i < size:
-                if i >= filled:
-                    j = i + int(rand() * (size - i))
-                    pool_all[i], pool_all[j] = pool_all[j], pool_all[i]
-                    filled = i + 1
-                c = pool_all[i]
-                i += 1
-                if allowed >> c & 1:
-                    got |= 1 << c
-                    allowed ^= 1 << c
-                    need -= 1
-                    if not need:
-                        break
-            if need:
-                ok = False
-                break
-            taken |= got
-            hands[s] = got
-        if not ok:
-            continue
-        weight = _replay_weight(ctx, hands, weighted)
-        if weight > 0.0 and evidence and weighted:
-            weight *= _exchange_evidence(ctx, hands, rng)
-        if weight > 0.0:
-            out.append((weight, hands))
-    if oversample > 1 and out:
-        return [(1.0, out[i][1]) for i in _resample([w for w, _ in out], n, rng)]
-    return out
+            weight = _replay_weight(ctx, hands, weighted)
+            if weight > 0.0 and evidence and weighted:
+                weight *= _exchange_evidence(ctx, hands, rng)
+            if weight > 0.0:
+                out.append((weight, hands))
+        self.tries = tries
+
+    def worlds(self, rng: random.Random) -> list[tuple[float, list[int]]]:
+        """With ``oversample`` > 1, ``n`` deals resampled from every deal kept (fewer if the
+        drawing stopped early: one for each ``oversample`` kept), each with the mean weight of
+        every deal tried; otherwise every deal kept, with its weight."""
+        out = self.out
+        if self.oversample > 1 and out:
+            n = self.n if self.done else max(1, len(out) // self.oversample)
+            mean = sum((w for w, _ in out), 0.0) / self.tries
+            return [(mean, out[i][1]) for i in _resample([w for w, _ in out], n, rng)]
+        return out
 
 
 def _resample(weights: Sequence[float], n: int, rng: random.Random) -> list[int]:
@@ -729,7 +812,9 @@ def evaluate_play(
 
 
 __all__ = [
+    "ExchangeDraw",
     "PlayContext",
+    "PlayDraw",
     "card_value",
     "evaluate_exchange",
     "evaluate_play",

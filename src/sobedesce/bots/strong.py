@@ -48,12 +48,13 @@ from sobedesce.core import SIT_OUT, Action, Phase, Play, SeatView
 from sobedesce.core.cards import Suit
 
 from ._search import (
+    ExchangeDraw,
     PlayContext,
+    PlayDraw,
     evaluate_exchange,
     evaluate_play,
     evaluate_trump,
     exchange_candidates,
-    sample_exchange_worlds,
     sample_play_worlds,
     sample_trump_decks,
 )
@@ -206,29 +207,38 @@ class StrongBot:
             factor = 1.0 if streak >= view.rules.max_sit_outs_in_row else 0.3
             sit_bias = self.sit_out_cost * factor
         equity = self._equity(view)
+        # Every world is resampled from every candidate deal at once (drawn in chunks, within
+        # half the deadline), then played out in batches: the same worlds as ``batch=0``
+        # unless the clock stops the drawing early (then fewer).
+        draw = ExchangeDraw(view, weighted=self.inference)
+        want = n * draw.oversample
+        chunk = self.batch * DRAW_CHUNK if self.batch else want
+        while draw.tried < want:
+            draw.draw(rng, min(chunk, want - draw.tried))
+            if not watch.lap_fits(DRAW_SHARE, tick=True):
+                break
+        watch.batch = 0.0  # play-out batches take another time than drawing
+        if draw.tried < want:
+            n = max(1, draw.tried // draw.oversample)
+        everything = draw.worlds(rng, n)
+        n = len(everything)
         means = Means()
         done = 0
         # Successive halving on common worlds: every option on the first ``screen`` worlds
-        # (within half the deadline), then the ``exchange_keep`` best and sitting out on the
-        # rest; every value is over all the worlds its option saw.
+        # (within three quarters of the deadline), then the ``exchange_keep`` best and sitting
+        # out on the rest; every value is over all the worlds its option saw.
         screen = min(self.exchange_screen, max(4, n // 3))
         screening = self.wide_exchange and len(candidates) > self.exchange_keep and n > screen
         stage_end = screen if screening else n
         options: Sequence[int | None] = candidates
-        # ``batch=0``: every world drawn at once, split into the screen and the rest (the
-        # fourth round's search exactly).
-        everything = sample_exchange_worlds(view, rng, n, weighted=self.inference) if not self.batch else None
         while done < n:
             size = min(self._deals_per_batch(n, len(options)), stage_end - done)
-            if everything is None:
-                worlds = sample_exchange_worlds(view, rng, size, weighted=self.inference)
-            else:
-                worlds = everything[done : done + size]
+            worlds = everything[done : done + size]
             done += size
             values = evaluate_exchange(view, worlds, options, self.rivalry, self.match_aware, equity)
             means.add(values, sum(w for w, _ in worlds))
             more = watch.lap()
-            if done >= stage_end or not more or not watch.lap_fits(0.5):
+            if done >= stage_end or not more or not watch.lap_fits(SCREEN_SHARE):
                 if screening and means.weight > 0.0 and more:
                     # The screen is over: keep the best options for the other worlds.
                     first = means.values()
@@ -262,21 +272,28 @@ class StrongBot:
         ctx = PlayContext(view)
         n = self._scale(self.play_samples, 150 * len(cards) + 60 * self.play_oversample)
         equity = self._equity(view)
+        # As the exchange: every deal resampled from every candidate at once (drawn in
+        # chunks, within half the deadline), then played out in batches.
+        draw = PlayDraw(ctx, n, weighted=self.inference, evidence=self.play_evidence, oversample=self.play_oversample)
+        chunk = self._deals_per_batch(n, len(cards)) * draw.oversample
+        while not draw.done:
+            draw.draw(rng, len(draw.out) + chunk)
+            if not watch.lap_fits(DRAW_SHARE, tick=True):
+                break
+        watch.batch = 0.0
+        everything = draw.worlds(rng)
+        if not everything:
+            # Nothing consistent with the weights: any consistent deal will do.
+            everything = sample_play_worlds(ctx, rng, max(4, n // 4), weighted=False, max_tries=n * 200)
         means = Means()
         done = 0
-        while done < n:
-            size = min(self._deals_per_batch(n, len(cards)), n - done)
-            worlds = sample_play_worlds(
-                ctx, rng, size, weighted=self.inference, evidence=self.play_evidence, oversample=self.play_oversample
-            )
+        total = len(everything)
+        while done < total:
+            size = min(self._deals_per_batch(total, len(cards)), total - done)
+            worlds = everything[done : done + size]
             done += size
-            if not worlds and means.weight <= 0.0:
-                # Nothing consistent with the weights yet: any consistent deal will do.
-                worlds = sample_play_worlds(ctx, rng, max(4, n // 4), weighted=False, max_tries=n * 200)
-                done = n
-            if worlds:
-                values = evaluate_play(ctx, worlds, cards, self.rivalry, self.match_aware, equity)
-                means.add(values, sum(w for w, _ in worlds))
+            values = evaluate_play(ctx, worlds, cards, self.rivalry, self.match_aware, equity)
+            means.add(values, sum(w for w, _ in worlds))
             if not watch.lap():
                 break
         if means.weight <= 0.0:
@@ -287,6 +304,18 @@ class StrongBot:
             for c, v in sorted(values.items(), key=lambda item: item[1][1])
         ]
 
+
+DRAW_SHARE = 0.5
+"""The share of the deadline within which the candidate deals of an exchange or a card
+decision are drawn (the rest is for playing the options out)."""
+
+DRAW_CHUNK = 2
+"""Candidate exchange deals drawn between two readings of the clock, per play-out of a batch
+(``batch`` 100: 200 candidates, about as long as a batch of play-outs)."""
+
+SCREEN_SHARE = 0.75
+"""The share of the deadline by which the exchange's screen ends (every option played out on
+the same worlds), so that the options it keeps get the rest."""
 
 MARGIN = 1.25
 """A batch is expected to take up to this many times the longest one so far (a loaded machine
