@@ -12,10 +12,12 @@ of its chance of winning the match (``_equity``).  With ``match_aware`` (off by 
 simulated round that ends the match is valued by the seat's riscos instead of its change.
 
 Every legal discard is an exchange option (screened by successive halving on common
-worlds).  The search is anytime: it samples its deals in batches of about ``batch``
-play-outs (``batch`` divided by the number of options, at least one deal) and plays every
-option out on each batch (the same deals for all options, so comparisons stay paired).  Two
-limits stop it, whichever comes first:
+worlds).  The search is anytime.  The exchange and the card play first draw their weighted
+candidate deals in chunks and resample all of them at once (resampling chunk by chunk from a
+few candidates would lean toward deals drawn from the view alone); then every phase plays its
+options out in batches of about ``batch`` play-outs (``batch`` divided by the number of
+options, at least one deal), the same deals for all options, so comparisons stay paired.
+Two limits stop it, whichever comes first:
 
 - the **sample budget** (``play_samples``, ``exchange_samples``, ``trump_samples``): without a
   deadline this alone decides, so the same view, rng and settings give the same decision on
@@ -25,12 +27,14 @@ limits stop it, whichever comes first:
   ``time.perf_counter`` unless a ``clock`` callable is injected): after each batch it checks
   that one more batch, taking ``MARGIN`` times as long as the longest so far, would end before
   the deadline; when it would not, the bot answers with the best option on the deals evaluated
-  so far.  At least one batch is always evaluated; if not one deal was found, the basic policy
-  answers.  The exchange's screening stage stops at half the deadline so that the kept
-  options get the other half.  The levels a table offers use a deadline (``LEVELS``).
+  so far.  Drawing candidates stops at half the deadline (``DRAW_SHARE``: fewer deals then),
+  the exchange's screening stage at three quarters (``SCREEN_SHARE``) so that the kept options
+  get the rest.  At least one batch is always evaluated; if not one deal was found, the basic
+  policy answers.  The levels a table offers use a deadline (``LEVELS``).
 
-``batch=0`` draws every sample of a decision at once (no deadline then): the fourth round's
-search exactly, by which the figures measured before the clock can be reproduced.
+``batch=0`` draws and plays out every sample of a decision at once (no deadline then): the
+fourth round's search, by which the figures measured before the clock can be reproduced.
+Without a deadline the batched search plays the same deals.
 
 ``time_limit`` (seconds, optional) is not a clock either: it caps the budgets by a fixed cost
 model (a rough, hard-coded number of microseconds per sample for each kind of decision), so
