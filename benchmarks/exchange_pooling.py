@@ -24,7 +24,7 @@ import random
 import statistics
 
 from sobedesce.bots import make_bot
-from sobedesce.bots._search import _ExchangeSetting, sample_exchange_worlds
+from sobedesce.bots._search import sample_exchange_worlds
 from sobedesce.core import Match, Phase, SeatView, seat_view
 from sobedesce.core.cards import SUIT_MASKS
 
@@ -68,7 +68,7 @@ def main() -> None:
             seat = match.current_seat
             assert seat is not None
             view = seat_view(match, seat)
-            if match.phase == Phase.EXCHANGE and _ExchangeSetting(view).me_index >= 2:
+            if match.phase == Phase.EXCHANGE and view.exchange_order.index(seat) >= 2:
                 large = estimate(view, random.Random(deal), 2000, 2000, True)
                 weighted = estimate(view, random.Random(deal + 1), 501, 3, True)
                 alike = estimate(view, random.Random(deal + 1), 501, 3, False)

@@ -592,11 +592,11 @@ def test_batch_zero_draws_everything_at_once() -> None:
 
 @pytest.mark.parametrize("rules", PRESETS)
 def test_resampled_exchange_worlds_carry_their_candidates_mean_weight(rules: str) -> None:
-    """A batch of resampled exchange worlds weighs what its candidates weighed on average, so
-    that a search pooling many small batches (the clock's batches of 3 to 11 worlds) weighs
-    each batch as one large draw would.  (Weight 1 a world made every batch count alike,
-    however unlikely its candidates: the pooled worlds leant toward deals drawn from the view
-    alone, and their expected trumps in the stock was off by 0.18 of a card on average.)
+    """A draw of resampled exchange worlds weighs what its candidates weighed on average, so
+    that a caller pooling several draws weighs each as one large draw would (the search itself
+    now resamples every candidate at once, :class:`ExchangeDraw`; weight 1 a world made small
+    draws count alike, however unlikely their candidates, and so leant toward deals drawn from
+    the view alone: ``benchmarks/exchange_pooling.py``).
 
     The same generator gives the same candidates with ``oversample=1`` (each with its own
     weight) as with ``n=1, oversample=k`` (resampled to one): the resampled world must carry

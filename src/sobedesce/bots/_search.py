@@ -193,9 +193,9 @@ def sample_exchange_worlds(
     wasted on unlikely deals.  Every returned world carries the candidates' mean weight
     (:class:`ExchangeDraw`, which a search under a clock uses to draw them in chunks).
     """
-    draw = ExchangeDraw(view, weighted, oversample)
-    draw.draw(rng, n * draw.oversample)
-    return draw.worlds(rng, n)
+    draw = ExchangeDraw(view, n, weighted, oversample)
+    draw.draw(rng, draw.want)
+    return draw.worlds(rng)
 
 
 class ExchangeDraw:
@@ -207,12 +207,19 @@ class ExchangeDraw:
     batches) lean toward deals drawn from the view alone, however unlikely, and weighting each
     chunk by its candidates' mean weight instead leaves a few heavy chunks deciding."""
 
-    def __init__(self, view: SeatView, weighted: bool = True, oversample: int = 8) -> None:
+    def __init__(self, view: SeatView, n: int, weighted: bool = True, oversample: int = 8) -> None:
         self.setting = _ExchangeSetting(view)
+        self.n = n
         self.weighted = weighted
         self.oversample = oversample if weighted else 1
+        self.want = n * self.oversample
         self.candidates: list[_Candidate] = []
         self.tried = 0
+
+    @property
+    def done(self) -> bool:
+        """Every candidate wanted is drawn."""
+        return self.tried >= self.want
 
     def draw(self, rng: random.Random, count: int) -> None:
         """Draw ``count`` more candidate deals (those of weight 0 are dropped)."""
@@ -227,13 +234,15 @@ class ExchangeDraw:
                 candidates.append((weight, originals, stock, discards))
         self.tried += count
 
-    def worlds(self, rng: random.Random, n: int) -> list[tuple[float, ExState]]:
-        """``n`` worlds resampled from every candidate drawn, each with their mean weight;
-        unweighted (``oversample`` 1), every candidate as it is, with its weight."""
+    def worlds(self, rng: random.Random) -> list[tuple[float, ExState]]:
+        """``n`` worlds resampled from every candidate drawn (fewer if the drawing stopped
+        early: one for each ``oversample`` tried), each with their mean weight; unweighted
+        (``oversample`` 1), every candidate as it is, with its weight."""
         candidates = self.candidates
         if not candidates:
             return []
         if self.oversample > 1:
+            n = self.n if self.done else max(1, self.tried // self.oversample)
             chosen = _resample([c[0] for c in candidates], n, rng)
             mean = sum((c[0] for c in candidates), 0.0) / self.tried
         else:

@@ -214,17 +214,14 @@ class StrongBot:
         # Every world is resampled from every candidate deal at once (drawn in chunks, within
         # half the deadline), then played out in batches: the same worlds as ``batch=0``
         # unless the clock stops the drawing early (then fewer).
-        draw = ExchangeDraw(view, weighted=self.inference)
-        want = n * draw.oversample
-        chunk = self.batch * DRAW_CHUNK if self.batch else want
-        while draw.tried < want:
-            draw.draw(rng, min(chunk, want - draw.tried))
+        draw = ExchangeDraw(view, n, weighted=self.inference)
+        chunk = self.batch * DRAW_CHUNK if self.batch else draw.want
+        while not draw.done:
+            draw.draw(rng, min(chunk, draw.want - draw.tried))
             if not watch.lap_fits(DRAW_SHARE, tick=True):
                 break
         watch.batch = 0.0  # play-out batches take another time than drawing
-        if draw.tried < want:
-            n = max(1, draw.tried // draw.oversample)
-        everything = draw.worlds(rng, n)
+        everything = draw.worlds(rng)
         n = len(everything)
         means = Means()
         done = 0
