@@ -5,7 +5,9 @@
     .venv/bin/python benchmarks/bots_regret.py play --rules table --against strong:play_evidence=false
 
 Rounds of four ``basic`` bots are dealt (start scores 20); at one seat's decisions of the
-chosen phase (with at least two legal actions) every legal action is valued with the other
+chosen phase (the seat measured goes round the table independently of the dealer, so every
+position is measured: the chooser, who decides first and knows least, to the dealer, who
+decides last) (with at least two legal actions) every legal action is valued with the other
 seats' real hands, everyone playing the basic policies afterwards, by the objective the
 search uses (own change minus the others' mean, `objective` with rivalry 1):
 
@@ -16,7 +18,8 @@ search uses (own change minus the others' mean, `objective` with rivalry 1):
 
 It prints the mean regret of the bot and of ``--against`` (default ``basic``) against the best
 action (play) or the hands oracle's (exchange), their difference on the same decisions with a
-95% interval, and how often the two agree.  Since both halves value the rest of the round
+95% interval, and how often the two agree; then the same split by position (exchange: the
+seat's place in the exchange order, 1 for the chooser; play: leading or following).  Since both halves value the rest of the round
 with the same play-outs, the hands oracle's margin is what knowing the other hands (and so
 the stock's contents) is worth.
 """
@@ -27,6 +30,7 @@ import argparse
 import math
 import random
 import statistics
+from collections import defaultdict
 
 from sobedesce.bots import make_bot
 from sobedesce.bots._eval import ExState
@@ -86,7 +90,10 @@ def main() -> None:
     bot = make_bot(args.bot)
     other = make_bot(args.against)
     phase = Phase.PLAY if args.phase == "play" else Phase.EXCHANGE
-    regret_other, regret_bot, agree = [], [], 0
+    regret_other: list[float] = []
+    regret_bot: list[float] = []
+    same: list[bool] = []
+    where: list[str] = []
     deal = 0
     while len(regret_bot) < args.decisions:
         deal += 1
@@ -94,7 +101,9 @@ def main() -> None:
         match.deal(rng=random.Random(args.seed * 1_000_003 + deal), dealer=deal % 4)
         rnd = match.round
         rng = random.Random(deal)
-        hero = deal % 4
+        # The dealer is deal % 4: the seat measured turns once every four deals, so that over
+        # sixteen deals it holds every place relative to the dealer.
+        hero = (deal // 4) % 4
         while not rnd.is_over and len(regret_bot) < args.decisions:
             view = seat_view(match, match.current_seat)
             if view.phase == phase and view.seat == hero and len(view.legal_actions) > 1:
@@ -106,16 +115,34 @@ def main() -> None:
                 theirs = other.act(view, random.Random(deal))
                 regret_bot.append(values[mine] - best)
                 regret_other.append(values[theirs] - best)
-                agree += mine == theirs
+                same.append(mine == theirs)
+                if phase == Phase.PLAY:
+                    trick = view.current_trick
+                    where.append("following" if trick is not None and trick.cards else "leading")
+                else:
+                    where.append(f"place {view.exchange_order.index(hero) + 1} in the exchange order")
             match.apply(basic.act(view, rng))
-    diff = [a - b for a, b in zip(regret_bot, regret_other, strict=True)]
-    half_width = 1.96 * statistics.stdev(diff) / math.sqrt(len(diff))
     against = "the best card" if phase == Phase.PLAY else "the hands oracle"
-    print(f"{args.rules}, {args.phase}, {len(diff)} decisions; regret against {against}:")
-    print(f"  {args.against} {statistics.mean(regret_other):.3f}, {args.bot} {statistics.mean(regret_bot):.3f}")
+    print(f"{args.rules}, {args.phase}, {len(regret_bot)} decisions; regret against {against}:")
+    _report(args.bot, args.against, regret_bot, regret_other, same, "  ")
+    groups: dict[str, list[int]] = defaultdict(list)
+    for i, place in enumerate(where):
+        groups[place].append(i)
+    for place in sorted(groups):
+        some = groups[place]
+        print(f"  {place}, {len(some)} decisions:")
+        pick = [regret_bot[i] for i in some], [regret_other[i] for i in some], [same[i] for i in some]
+        _report(args.bot, args.against, *pick, "    ")
+
+
+def _report(
+    bot: str, other: str, regret_bot: list[float], regret_other: list[float], same: list[bool], indent: str
+) -> None:
+    diff = [a - b for a, b in zip(regret_bot, regret_other, strict=True)]
+    half_width = 1.96 * statistics.stdev(diff) / math.sqrt(len(diff)) if len(diff) > 1 else math.inf
+    print(f"{indent}{other} {statistics.mean(regret_other):.3f}, {bot} {statistics.mean(regret_bot):.3f}")
     print(
-        f"  {args.bot} - {args.against} {statistics.mean(diff):+.3f} ± {half_width:.3f};"
-        f" same action {agree / len(diff):.0%}"
+        f"{indent}{bot} - {other} {statistics.mean(diff):+.3f} ± {half_width:.3f}; same action {sum(same) / len(same):.0%}"
     )
 
 
