@@ -31,6 +31,7 @@ import math
 import random
 import statistics
 from collections import defaultdict
+from collections.abc import Iterator
 
 from sobedesce.bots import make_bot
 from sobedesce.bots._eval import ExState
@@ -39,9 +40,10 @@ from sobedesce.bots._sim import PlayState
 from sobedesce.core import Match, Phase, find_rules, seat_view
 from sobedesce.core.actions import KIND_SIT_OUT
 from sobedesce.core.logic import score_changes
+from sobedesce.core.rules import Rules
 
 
-def _play_values(rnd, view):
+def play_values(rnd, view):
     base = PlayState.from_round(rnd)
     values = {}
     for action in view.legal_actions:
@@ -75,6 +77,18 @@ def _exchange_values(rnd, view, stocks, rng):
     return values, values[min(pick, key=pick.get)]
 
 
+def measured_deals(rules: Rules, seed: int) -> Iterator[tuple[int, Match, int]]:
+    """Deals numbered 1, 2, ... (start scores 20, dealer ``deal % 4``), each with the seat
+    measured: it turns once every four deals, so that over sixteen deals it holds every place
+    relative to the dealer."""
+    deal = 0
+    while True:
+        deal += 1
+        match = Match(rules, scores=(20, 20, 20, 20))
+        match.deal(rng=random.Random(seed * 1_000_003 + deal), dealer=deal % 4)
+        yield deal, match, (deal // 4) % 4
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("phase", choices=["play", "exchange"])
@@ -94,21 +108,16 @@ def main() -> None:
     regret_bot: list[float] = []
     same: list[bool] = []
     where: list[str] = []
-    deal = 0
-    while len(regret_bot) < args.decisions:
-        deal += 1
-        match = Match(rules, scores=(20, 20, 20, 20))
-        match.deal(rng=random.Random(args.seed * 1_000_003 + deal), dealer=deal % 4)
+    for deal, match, hero in measured_deals(rules, args.seed):
+        if len(regret_bot) >= args.decisions:
+            break
         rnd = match.round
         rng = random.Random(deal)
-        # The dealer is deal % 4: the seat measured turns once every four deals, so that over
-        # sixteen deals it holds every place relative to the dealer.
-        hero = (deal // 4) % 4
         while not rnd.is_over and len(regret_bot) < args.decisions:
             view = seat_view(match, match.current_seat)
             if view.phase == phase and view.seat == hero and len(view.legal_actions) > 1:
                 if phase == Phase.PLAY:
-                    values, best = _play_values(rnd, view)
+                    values, best = play_values(rnd, view)
                 else:
                     values, best = _exchange_values(rnd, view, args.stocks, random.Random(deal * 7))
                 mine = bot.act(view, random.Random(deal))

@@ -30,6 +30,8 @@ import math
 import random
 import statistics
 
+from bots_regret import measured_deals, play_values  # the script beside this one
+
 from sobedesce.bots import make_bot
 from sobedesce.bots._search import objective
 from sobedesce.bots._sim import PlayState
@@ -111,25 +113,16 @@ def main() -> None:
     strong = make_bot("strong")
     regrets: list[tuple[float, float, float]] = []
     left_out = 0
-    deal = 0
-    while len(regrets) < args.decisions:
-        deal += 1
-        match = Match(rules, scores=(20, 20, 20, 20))
-        match.deal(rng=random.Random(args.seed * 1_000_003 + deal), dealer=deal % 4)
+    for deal, match, seat in measured_deals(rules, args.seed):
+        if len(regrets) >= args.decisions:
+            break
         rnd = match.round
-        seat = (deal // 4) % 4
         actions: list[Action] = []
         while not rnd.is_over and len(regrets) < args.decisions:
             view = seat_view(match, match.current_seat)
             first_lead = view.phase == Phase.PLAY and not view.played_cards
             if first_lead and view.seat == seat and len(view.legal_actions) > 1:
-                base = PlayState.from_round(rnd)
-                truth = {}
-                for action in view.legal_actions:
-                    st = base.copy()
-                    st.play(action.card)  # type: ignore[attr-defined]
-                    truth[action] = objective(score_changes(rules, rnd.trump, rnd.active, st.play_out()), seat, 1.0)
-                best = min(truth.values())
+                truth, best = play_values(rnd, view)
                 worlds = _exact_worlds(rnd, view, actions, args.worlds, args.tries, random.Random(deal * 31))
                 if len(worlds) < 20:
                     left_out += 1
