@@ -4,12 +4,12 @@
     .venv/bin/python benchmarks/bots_regret.py play --rules table --bot 'strong:play_samples=200'
     .venv/bin/python benchmarks/bots_regret.py play --rules table --against strong:play_evidence=false
 
-Rounds of four ``basic`` bots are dealt (start scores 20); at one seat's decisions of the
-chosen phase (the seat measured goes round the table independently of the dealer, so every
-position is measured: the chooser, who decides first and knows least, to the dealer, who
-decides last) (with at least two legal actions) every legal action is valued with the other
-seats' real hands, everyone playing the basic policies afterwards, by the objective the
-search uses (own change minus the others' mean, `objective` with rivalry 1):
+Rounds of four ``basic`` bots are dealt (start scores 20).  The seat measured goes round the
+table independently of the dealer, so every place is measured, from the chooser, who decides
+first and knows least, to the dealer, who decides last.  At its decisions of the chosen phase
+(with at least two legal actions) every legal action is valued with the other seats' real
+hands, everyone playing the basic policies afterwards, by the objective the search uses (own
+change minus the others' mean, `objective` with rivalry 1):
 
 - ``play``: one play-out from the real position (exact: nothing is left to chance);
 - ``exchange``: the mean over ``--stocks`` shuffles of the remaining stock (the order of the
@@ -18,10 +18,10 @@ search uses (own change minus the others' mean, `objective` with rivalry 1):
 
 It prints the mean regret of the bot and of ``--against`` (default ``basic``) against the best
 action (play) or the hands oracle's (exchange), their difference on the same decisions with a
-95% interval, and how often the two agree; then the same split by position (exchange: the
-seat's place in the exchange order, 1 for the chooser; play: leading or following).  Since both halves value the rest of the round
-with the same play-outs, the hands oracle's margin is what knowing the other hands (and so
-the stock's contents) is worth.
+95% interval, and how often the two agree; then the same split by place (exchange: the seat's
+place in the exchange order, 1 for the chooser; play: leading or following).  Since both
+halves value the rest of the round with the same play-outs, the hands oracle's margin is what
+knowing the other hands (and so the stock's contents) is worth.
 """
 
 from __future__ import annotations
