@@ -1,6 +1,7 @@
 """Would the exact posterior lead better?  The round's first lead, three ways (docs/bots.md, "Ninth round").
 
     .venv/bin/python benchmarks/first_lead_posterior.py --rules table --decisions 250 --seed 915
+    .venv/bin/python benchmarks/first_lead_posterior.py --against strong:first_lead_decks=false
 
 Rounds of four ``basic`` bots are dealt (start scores 20; the seat measured goes round the table
 independently of the dealer, as in ``bots_regret.py``).  At the seat's lead of the round's first
@@ -8,9 +9,10 @@ trick (when it has a choice), every legal card is valued with the real hands, ex
 playing the basic policies afterwards (the objective with rivalry 1), and the regret against
 the best card is taken of three choices:
 
-- ``basic``'s card;
-- ``strong``'s card (its sampler: current hands drawn from the view, weighted by heuristic
-  likelihoods of the trump choice, the exchange decisions and the cards played);
+- ``--against``'s card (default ``basic``);
+- ``--bot``'s card (default ``strong``: since the ninth round, whole decks weighed by the trump
+  choice and every seat's exchange decision, softly; ``strong:first_lead_decks=false`` draws
+  the current hands and weighs them by rules of thumb instead);
 - the card of the same one-step search on the *exact* posterior against ``basic`` players: whole
   decks are drawn (the seat's own cards, its draws and a turned card where they were dealt),
   the round is replayed with ``basic`` in every other seat, and a deck is kept only if every
@@ -19,8 +21,8 @@ the best card is taken of three choices:
   cannot tell apart from the real one.  ``--worlds`` decks are kept, at most ``--tries``
   drawn; a decision with fewer than 20 kept is left out and counted.
 
-It prints the three mean regrets and the exact search's difference from the two others on the
-same decisions, with 95% intervals.
+It prints the three mean regrets and the differences between them on the same decisions, with
+95% intervals.
 """
 
 from __future__ import annotations
@@ -107,10 +109,13 @@ def main() -> None:
     parser.add_argument("--worlds", type=int, default=100, help="decks kept per decision (default 100)")
     parser.add_argument("--tries", type=int, default=8000, help="decks drawn at most per decision (default 8000)")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--bot", default="strong", help="the bot measured (default strong)")
+    parser.add_argument("--against", default="basic", help="the bot it is compared with (default basic)")
     args = parser.parse_args()
     rules = find_rules(args.rules)
     basic = make_bot("basic")
-    strong = make_bot("strong")
+    bot = make_bot(args.bot)
+    other = make_bot(args.against)
     regrets: list[tuple[float, float, float]] = []
     left_out = 0
     for deal, match, seat in measured_deals(rules, args.seed):
@@ -137,8 +142,8 @@ def main() -> None:
                             total += objective(changes, seat, 1.0)
                         valued[action] = total / len(worlds)
                     exact = min(valued, key=lambda a: valued[a])
-                    mine = strong.act(view, random.Random(deal))
-                    theirs = basic.act(view, random.Random(deal))
+                    mine = bot.act(view, random.Random(deal))
+                    theirs = other.act(view, random.Random(deal))
                     regrets.append((truth[theirs] - best, truth[mine] - best, truth[exact] - best))
             if first_lead:
                 break
@@ -147,10 +152,13 @@ def main() -> None:
             match.apply(action)
     b, s, e = (list(column) for column in zip(*regrets, strict=True))
     print(f"{args.rules}, first leads, {len(regrets)} decisions ({left_out} left out: fewer than 20 decks kept)")
-    print(f"  regret against the best card: basic {statistics.mean(b):.3f}, strong {statistics.mean(s):.3f},")
+    print(
+        f"  regret against the best card: {args.against} {statistics.mean(b):.3f}, {args.bot} {statistics.mean(s):.3f},"
+    )
     print(f"  exact posterior {statistics.mean(e):.3f}")
-    print(f"  exact - strong {_interval([x - y for x, y in zip(e, s, strict=True)])}")
-    print(f"  exact - basic {_interval([x - y for x, y in zip(e, b, strict=True)])}")
+    print(f"  {args.bot} - {args.against} {_interval([x - y for x, y in zip(s, b, strict=True)])}")
+    print(f"  exact - {args.bot} {_interval([x - y for x, y in zip(e, s, strict=True)])}")
+    print(f"  exact - {args.against} {_interval([x - y for x, y in zip(e, b, strict=True)])}")
 
 
 if __name__ == "__main__":

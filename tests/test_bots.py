@@ -15,7 +15,7 @@ from sobedesce.bots._sim import PlayState
 from sobedesce.bots.basic import exchange_action
 from sobedesce.bots.beginner import absurd
 from sobedesce.core import SIT_OUT, Match, NameTrump, Phase, Round, SeatView, seat_view
-from sobedesce.core.cards import SUIT_MASKS
+from sobedesce.core.cards import SUIT_MASKS, mask_of
 
 PRESETS = ("classic", "table")
 SMALL = {"play_samples": 6, "exchange_samples": 12, "trump_samples": 6}
@@ -363,6 +363,87 @@ def test_play_evidence_favours_the_real_hands(rules: str) -> None:
     assert len(ratios) >= 100
     assert statistics.median(ratios) > 1.3
     assert sum(r > 1.0 for r in ratios) > 0.7 * len(ratios)
+
+
+@pytest.mark.parametrize("rules", PRESETS)
+def test_first_lead_decks_are_deals_the_view_allows(rules: str) -> None:
+    """At the round's first card the strong bot draws whole decks: every world it keeps gives
+    each other active seat five cards it could hold (none the viewer held or discarded), the
+    seats that sat out none, and the viewer its own hand; after the first card it does not."""
+    from sobedesce.bots._search import FirstLeadDraw, PlayContext
+
+    basic = make_bot("basic")
+    rng = random.Random(9)
+    checked = 0
+    for deal in range(40):
+        match = Match(rules, scores=tuple(rng.randint(6, 20) for _ in range(4)))
+        match.deal(rng=rng, dealer=deal % 4)
+        rnd = match.round
+        assert rnd is not None
+        while not rnd.is_over:
+            view = seat_view(match, match.current_seat)
+            if view.phase == Phase.PLAY:
+                assert FirstLeadDraw.applies(view) == (not view.played_cards)
+            if view.phase == Phase.PLAY and FirstLeadDraw.applies(view) and len(view.legal_actions) > 1:
+                ctx = PlayContext(view)
+                draw = FirstLeadDraw(ctx, 12, oversample=4)
+                draw.draw(random.Random(deal), 20)
+                assert draw.tries == 20 and not draw.done
+                draw.draw(random.Random(deal), draw.want)
+                assert draw.done and draw.tries == 48
+                worlds = draw.worlds(random.Random(deal))
+                assert len(worlds) == 12
+                assert len({w for w, _ in worlds}) == 1
+                mine = mask_of(view.my_discards)
+                for weight, hands in worlds:
+                    assert weight > 0.0
+                    assert hands[view.seat] == view.hand_mask
+                    held = hands[view.seat] | mine
+                    for s in range(4):
+                        if s == view.seat:
+                            continue
+                        assert hands[s].bit_count() == (5 if view.active[s] else 0)
+                        assert hands[s] & held == 0
+                        held |= hands[s]
+                checked += 1
+            match.apply(basic.act(view, rng))
+    assert checked >= 25
+
+
+@pytest.mark.parametrize("rules", PRESETS)
+def test_first_lead_decks_read_the_others_trumps_better(rules: str) -> None:
+    """The whole decks weighed by every seat's trump and exchange decisions (what the basic
+    policy would decide from each hand) tell how many trumps each other seat holds better than
+    the current hands weighed by rules of thumb: over first leads of basic rounds, the worlds'
+    mean count of a seat's trumps is nearer the real count, and nearer more often than not."""
+    from sobedesce.bots._search import FirstLeadDraw, PlayContext, sample_play_worlds
+
+    basic = make_bot("basic")
+    rng = random.Random(7)
+    decks, hands_only = [], []
+    for deal in range(30):
+        match = Match(rules, scores=tuple(rng.randint(6, 20) for _ in range(4)))
+        match.deal(rng=rng, dealer=deal % 4)
+        rnd = match.round
+        assert rnd is not None
+        while not rnd.is_over:
+            view = seat_view(match, match.current_seat)
+            if view.phase == Phase.PLAY and not view.played_cards and len(view.legal_actions) > 1:
+                ctx = PlayContext(view)
+                trumps = SUIT_MASKS[ctx.trump]
+                draw = FirstLeadDraw(ctx, 50, oversample=20)
+                draw.draw(random.Random(deal), draw.want)
+                new = draw.worlds(random.Random(deal))
+                old = sample_play_worlds(ctx, random.Random(deal), 50, evidence=True, oversample=4)
+                for s in ctx.others:
+                    real = (rnd.hands[s] & trumps).bit_count()
+                    decks.append(abs(statistics.mean((h[s] & trumps).bit_count() for _, h in new) - real))
+                    hands_only.append(abs(statistics.mean((h[s] & trumps).bit_count() for _, h in old) - real))
+                break
+            match.apply(basic.act(view, rng))
+    assert len(decks) >= 40
+    assert statistics.mean(decks) < 0.9 * statistics.mean(hands_only)
+    assert sum(a < b for a, b in zip(decks, hands_only, strict=True)) > 0.55 * len(decks)
 
 
 def test_play_worlds_resampled() -> None:

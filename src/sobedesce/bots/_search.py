@@ -9,7 +9,9 @@ Three samplers, one per kind of decision:
   likelihood of those decisions;
 - play phase: the other active seats' current hands, respecting every observed play's
   legality (voids, forced trumps, forced overtakes), weighted by how well the hands explain
-  the discard counts, the trump choice and the cards played.
+  the discard counts, the trump choice and the cards played; at the round's first card,
+  before anything is played, whole decks instead, weighted as the exchange phase's by the
+  trump choice and every seat's exchange decision, the exchanges then played out.
 """
 
 from __future__ import annotations
@@ -655,6 +657,106 @@ class PlayDraw:
         return out
 
 
+FIRST_LEAD_OVERSAMPLE = 40
+"""Whole decks drawn for each deal kept at the first lead (the weights of the four seats'
+decisions are sharp, so few decks carry most of the weight)."""
+
+
+class FirstLeadDraw:
+    """The deals of the round's first card, drawn as whole decks, in chunks (:meth:`draw`),
+    then resampled all at once (:meth:`worlds`), with :class:`PlayDraw`'s interface.
+
+    Before any card is played, what a seat knows of the others comes from the trump choice and
+    the exchange decisions alone, and the basic policy that explains them is a rule on whole
+    hands.  So rather than drawing the current hands and weighing them by rules of thumb (what
+    :class:`PlayDraw` does), this deals every other seat's five cards and the stock from the
+    cards the viewer never held, weighs the deal by the basic policy's likelihood of the trump
+    choice and of *every* seat's exchange decision (as the exchange phase weighs the earlier
+    seats'), and plays the exchanges out (the basic discards, the draws in order) to get the
+    hands the seats now hold.  The viewer's own draws never came from these cards: the others
+    draw from the stock as if they were not there.  Measured against this sampler's rejection
+    form, the exact posterior against ``basic`` players, at the first lead
+    (``benchmarks/first_lead_posterior.py``)."""
+
+    def __init__(self, ctx: PlayContext, n: int, oversample: int = FIRST_LEAD_OVERSAMPLE) -> None:
+        view = ctx.view
+        self.ctx = ctx
+        self.n = n
+        self.oversample = oversample
+        self.want = n * oversample
+        self.tries = 0
+        self.out: list[tuple[float, list[int]]] = []
+        setting = _ExchangeSetting(view)
+        held = view.hand_mask
+        for c in view.my_discards:
+            held |= 1 << c
+        unseen = ALL & ~held
+        if setting.turned is not None:
+            unseen &= ~(1 << setting.turned)
+        setting.pool = mask_cards(unseen)
+        self.setting = setting
+
+    @staticmethod
+    def applies(view: SeatView) -> bool:
+        """Whether ``view`` is a decision this sampler is for: the round's first card."""
+        return view.chooser is not None and view.trump is not None and not view.played_cards
+
+    @property
+    def done(self) -> bool:
+        return self.tries >= self.want
+
+    def draw(self, rng: random.Random, upto: int) -> None:
+        """Draw decks until ``upto`` deals are kept (every deck is, unless its weight is 0) or
+        every deck wanted is drawn."""
+        setting = self.setting
+        view = setting.view
+        seat = setting.seat
+        while len(self.out) < upto and self.tries < self.want:
+            self.tries += 1
+            rng.shuffle(setting.pool)
+            weight, originals, stock = _deal_candidate(setting, True)
+            hands = [0, 0, 0, 0]
+            hands[seat] = view.hand_mask
+            active_so_far = 0
+            drawn = 0
+            for i, s in enumerate(setting.order):
+                if s == seat:
+                    active_so_far += 1
+                    continue
+                may_sit = setting.may_sit[s]
+                plan = plan_exchange(
+                    originals[s], setting.trump, setting.rules, may_sit, expected_players(active_so_far, 3 - i)
+                )
+                if view.active[s] is False:
+                    weight *= exchange_likelihood(plan, may_sit, None)
+                    continue
+                active_so_far += 1
+                k = view.discard_counts[s] or 0
+                weight *= exchange_likelihood(plan, may_sit, k)
+                if k == plan.k:
+                    hand = originals[s] ^ plan.discard
+                else:
+                    hand = originals[s]
+                    for _v, c in ranked_cards(originals[s], setting.trump)[5 - k :] if k else ():
+                        hand ^= 1 << c
+                for c in stock[drawn : drawn + k]:
+                    hand |= 1 << c
+                drawn += k
+                hands[s] = hand
+            if weight > 0.0:
+                self.out.append((weight, hands))
+
+    def worlds(self, rng: random.Random) -> list[tuple[float, list[int]]]:
+        """``n`` deals resampled from every deal drawn (fewer if the drawing stopped early: one
+        for each ``oversample`` drawn), each with the mean weight of every deal drawn."""
+        out = self.out
+        if not out:
+            return []
+        n = self.n if self.done else max(1, self.tries // self.oversample)
+        mean = sum((w for w, _ in out), 0.0) / self.tries
+        return [(mean, out[i][1]) for i in _resample([w for w, _ in out], n, rng)]
+
+
 def _resample(weights: Sequence[float], n: int, rng: random.Random) -> list[int]:
     """``n`` indices drawn in proportion to ``weights`` (systematic resampling)."""
     total = sum(weights, 0.0)
@@ -822,6 +924,7 @@ def evaluate_play(
 
 __all__ = [
     "ExchangeDraw",
+    "FirstLeadDraw",
     "PlayContext",
     "PlayDraw",
     "card_value",

@@ -3,7 +3,9 @@
 For every decision it samples deals consistent with everything the seat knows, weights each
 deal by how likely the other seats' observed decisions are under it (the basic policy's
 soft likelihood of their trump choice, sit-outs, discard counts and cards played; in the
-card play also who sat out and who played when it could have sat out), and
+card play also who sat out and who played when it could have sat out; at the round's first
+card, with ``first_lead_decks``, whole decks weighed by every seat's trump and exchange
+decisions, :class:`~._search.FirstLeadDraw`), and
 scores every option by playing the round out on each deal with basic-like policies for all
 seats (each seat playing for its own score).  It picks the option with the best weighted
 mean of its objective: its own change against the others' (``rivalry``), and, once some
@@ -53,6 +55,7 @@ from sobedesce.core.cards import Suit
 
 from ._search import (
     ExchangeDraw,
+    FirstLeadDraw,
     PlayContext,
     PlayDraw,
     evaluate_exchange,
@@ -87,6 +90,7 @@ class StrongBot:
         equity_from: int = 8,
         play_evidence: bool = True,
         play_oversample: int = 4,
+        first_lead_decks: bool = True,
         deadline: float | None = None,
         batch: int = 100,
         clock: Callable[[], float] | None = None,
@@ -115,6 +119,7 @@ class StrongBot:
         self.clock: Callable[[], float] = clock or time.perf_counter
         self.play_evidence = play_evidence
         self.play_oversample = play_oversample
+        self.first_lead_decks = first_lead_decks
         self.equity_from = equity_from
         self.equity = equity
         self.wide_exchange = wide_exchange
@@ -275,7 +280,13 @@ class StrongBot:
         equity = self._equity(view)
         # As the exchange: every deal resampled from every candidate at once (drawn in
         # chunks, within half the deadline), then played out in batches.
-        draw = PlayDraw(ctx, n, weighted=self.inference, evidence=self.play_evidence, oversample=self.play_oversample)
+        draw: PlayDraw | FirstLeadDraw
+        if self.first_lead_decks and self.inference and self.play_evidence and FirstLeadDraw.applies(view):
+            draw = FirstLeadDraw(ctx, n)
+        else:
+            draw = PlayDraw(
+                ctx, n, weighted=self.inference, evidence=self.play_evidence, oversample=self.play_oversample
+            )
         chunk = self._deals_per_batch(n, len(cards)) * draw.oversample
         while not draw.done:
             draw.draw(rng, len(draw.out) + chunk)
