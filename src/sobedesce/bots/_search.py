@@ -33,6 +33,7 @@ from sobedesce.core.logic import (
 
 from ._equity import Equity, equity_for
 from ._eval import (
+    ExchangePlan,
     ExState,
     base_tricks,
     card_value,
@@ -316,14 +317,19 @@ def _explain_decisions(
         k = view.discard_counts[s] or 0
         if weighted:
             weight *= exchange_likelihood(plan, may_sit, k)
-        if k == plan.k:
-            discards[s] = plan.discard
-        else:
-            discard = 0
-            for _v, c in ranked_cards(originals[s], trump)[5 - k :] if k else ():
-                discard |= 1 << c
-            discards[s] = discard
+        discards[s] = _discard_of(plan, originals[s], trump, k)
     return weight, discards
+
+
+def _discard_of(plan: ExchangePlan, hand: int, trump: int, k: int) -> int:
+    """The cards the basic policy discards from ``hand`` when it exchanges ``k`` of them: its
+    plan's, or the ``k`` weakest when the count is not the plan's."""
+    if k == plan.k:
+        return plan.discard
+    discard = 0
+    for _v, c in ranked_cards(hand, trump)[5 - k :] if k else ():
+        discard |= 1 << c
+    return discard
 
 
 def _world_of(setting: _ExchangeSetting, candidate: _Candidate, stock_top_first: list[int]) -> ExState:
@@ -686,6 +692,8 @@ class FirstLeadDraw:
         self.want = n * oversample
         self.tries = 0
         self.out: list[tuple[float, list[int]]] = []
+        # The exchange's setting (the order, who may sit out, the trump choice's option), its
+        # pool the cards the viewer never held: neither its hand now nor its discards.
         setting = _ExchangeSetting(view)
         held = view.hand_mask
         for c in view.my_discards:
@@ -733,12 +741,7 @@ class FirstLeadDraw:
                 active_so_far += 1
                 k = view.discard_counts[s] or 0
                 weight *= exchange_likelihood(plan, may_sit, k)
-                if k == plan.k:
-                    hand = originals[s] ^ plan.discard
-                else:
-                    hand = originals[s]
-                    for _v, c in ranked_cards(originals[s], setting.trump)[5 - k :] if k else ():
-                        hand ^= 1 << c
+                hand = originals[s] ^ _discard_of(plan, originals[s], setting.trump, k)
                 for c in stock[drawn : drawn + k]:
                     hand |= 1 << c
                 drawn += k

@@ -54,6 +54,7 @@ from sobedesce.core import SIT_OUT, Action, Phase, Play, SeatView
 from sobedesce.core.cards import Suit
 
 from ._search import (
+    FIRST_LEAD_OVERSAMPLE,
     ExchangeDraw,
     FirstLeadDraw,
     PlayContext,
@@ -276,12 +277,16 @@ class StrongBot:
     def _play(self, view: SeatView, rng: random.Random, watch: Stopwatch) -> list[Option]:
         cards = [a.card for a in view.legal_actions]  # type: ignore[attr-defined]
         ctx = PlayContext(view)
-        n = self._scale(self.play_samples, 150 * len(cards) + 60 * self.play_oversample)
+        decks = self.first_lead_decks and self.inference and self.play_evidence and FirstLeadDraw.applies(view)
+        # (A whole deck costs about 80 microseconds to draw and weigh, a deal of current hands
+        # about 60.)
+        drawing = 80 * FIRST_LEAD_OVERSAMPLE if decks else 60 * self.play_oversample
+        n = self._scale(self.play_samples, 150 * len(cards) + drawing)
         equity = self._equity(view)
         # As the exchange: every deal resampled from every candidate at once (drawn in
         # chunks, within half the deadline), then played out in batches.
         draw: PlayDraw | FirstLeadDraw
-        if self.first_lead_decks and self.inference and self.play_evidence and FirstLeadDraw.applies(view):
+        if decks:
             draw = FirstLeadDraw(ctx, n)
         else:
             draw = PlayDraw(
