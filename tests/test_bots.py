@@ -334,6 +334,21 @@ def test_rollouts_replay_basic_bots_exactly(rules: str) -> None:
         assert list(rnd.deltas) == predicted
 
 
+def _basic_views(rules: str, rng: random.Random, deals: int) -> Iterator[tuple[int, Round, SeatView]]:
+    """Every view of ``deals`` rounds of four basic bots (start scores 6 to 20), with the deal's
+    number and the round; the basic action is applied after each."""
+    basic = make_bot("basic")
+    for deal in range(deals):
+        match = Match(rules, scores=tuple(rng.randint(6, 20) for _ in range(4)))
+        match.deal(rng=rng, dealer=deal % 4)
+        rnd = match.round
+        assert rnd is not None
+        while not rnd.is_over:
+            view = seat_view(match, match.current_seat)
+            yield deal, rnd, view
+            match.apply(basic.act(view, rng))
+
+
 @pytest.mark.parametrize("rules", PRESETS)
 def test_play_evidence_favours_the_real_hands(rules: str) -> None:
     """The exchange phase's evidence (who sat out, who played when it could have sat out)
@@ -341,25 +356,16 @@ def test_play_evidence_favours_the_real_hands(rules: str) -> None:
     from what the view shows: a seat that sat out holds weak cards, one that played does not."""
     from sobedesce.bots._search import PlayContext, _exchange_evidence, sample_play_worlds
 
-    basic = make_bot("basic")
-    rng = random.Random(3)
     ratios = []
-    for deal in range(40):
-        match = Match(rules, scores=tuple(rng.randint(6, 20) for _ in range(4)))
-        match.deal(rng=rng, dealer=deal % 4)
-        rnd = match.round
-        assert rnd is not None
-        while not rnd.is_over:
-            view = seat_view(match, match.current_seat)
-            if view.phase == Phase.PLAY and len(view.legal_actions) > 1:
-                ctx = PlayContext(view)
-                if ctx.sat_out or ctx.played_by_choice:
-                    real = [rnd.hands[s] if ctx.active[s] else 0 for s in range(4)]
-                    mine = statistics.mean(_exchange_evidence(ctx, real, random.Random(i)) for i in range(10))
-                    worlds = sample_play_worlds(ctx, random.Random(deal), 20, weighted=False)
-                    typical = statistics.mean(_exchange_evidence(ctx, h, random.Random(1)) for _, h in worlds)
-                    ratios.append(mine / typical)
-            match.apply(basic.act(view, rng))
+    for deal, rnd, view in _basic_views(rules, random.Random(3), 40):
+        if view.phase == Phase.PLAY and len(view.legal_actions) > 1:
+            ctx = PlayContext(view)
+            if ctx.sat_out or ctx.played_by_choice:
+                real = [rnd.hands[s] if ctx.active[s] else 0 for s in range(4)]
+                mine = statistics.mean(_exchange_evidence(ctx, real, random.Random(i)) for i in range(10))
+                worlds = sample_play_worlds(ctx, random.Random(deal), 20, weighted=False)
+                typical = statistics.mean(_exchange_evidence(ctx, h, random.Random(1)) for _, h in worlds)
+                ratios.append(mine / typical)
     assert len(ratios) >= 100
     assert statistics.median(ratios) > 1.3
     assert sum(r > 1.0 for r in ratios) > 0.7 * len(ratios)
@@ -372,41 +378,32 @@ def test_first_lead_decks_are_deals_the_view_allows(rules: str) -> None:
     seats that sat out none, and the viewer its own hand; after the first card it does not."""
     from sobedesce.bots._search import FirstLeadDraw, PlayContext
 
-    basic = make_bot("basic")
-    rng = random.Random(9)
     checked = 0
-    for deal in range(40):
-        match = Match(rules, scores=tuple(rng.randint(6, 20) for _ in range(4)))
-        match.deal(rng=rng, dealer=deal % 4)
-        rnd = match.round
-        assert rnd is not None
-        while not rnd.is_over:
-            view = seat_view(match, match.current_seat)
-            if view.phase == Phase.PLAY:
-                assert FirstLeadDraw.applies(view) == (not view.played_cards)
-            if view.phase == Phase.PLAY and FirstLeadDraw.applies(view) and len(view.legal_actions) > 1:
-                ctx = PlayContext(view)
-                draw = FirstLeadDraw(ctx, 12, oversample=4)
-                draw.draw(random.Random(deal), 20)
-                assert draw.tries == 20 and not draw.done
-                draw.draw(random.Random(deal), draw.want)
-                assert draw.done and draw.tries == 48
-                worlds = draw.worlds(random.Random(deal))
-                assert len(worlds) == 12
-                assert len({w for w, _ in worlds}) == 1
-                mine = mask_of(view.my_discards)
-                for weight, hands in worlds:
-                    assert weight > 0.0
-                    assert hands[view.seat] == view.hand_mask
-                    held = hands[view.seat] | mine
-                    for s in range(4):
-                        if s == view.seat:
-                            continue
-                        assert hands[s].bit_count() == (5 if view.active[s] else 0)
-                        assert hands[s] & held == 0
-                        held |= hands[s]
-                checked += 1
-            match.apply(basic.act(view, rng))
+    for deal, _rnd, view in _basic_views(rules, random.Random(9), 40):
+        if view.phase == Phase.PLAY:
+            assert FirstLeadDraw.applies(view) == (not view.played_cards)
+        if view.phase == Phase.PLAY and FirstLeadDraw.applies(view) and len(view.legal_actions) > 1:
+            ctx = PlayContext(view)
+            draw = FirstLeadDraw(ctx, 12, oversample=4)
+            draw.draw(random.Random(deal), 20)
+            assert draw.tries == 20 and not draw.done
+            draw.draw(random.Random(deal), draw.want)
+            assert draw.done and draw.tries == 48
+            worlds = draw.worlds(random.Random(deal))
+            assert len(worlds) == 12
+            assert len({w for w, _ in worlds}) == 1
+            mine = mask_of(view.my_discards)
+            for weight, hands in worlds:
+                assert weight > 0.0
+                assert hands[view.seat] == view.hand_mask
+                held = hands[view.seat] | mine
+                for s in range(4):
+                    if s == view.seat:
+                        continue
+                    assert hands[s].bit_count() == (5 if view.active[s] else 0)
+                    assert hands[s] & held == 0
+                    held |= hands[s]
+            checked += 1
     assert checked >= 25
 
 
@@ -418,29 +415,19 @@ def test_first_lead_decks_read_the_others_trumps_better(rules: str) -> None:
     mean count of a seat's trumps is nearer the real count, and nearer more often than not."""
     from sobedesce.bots._search import FirstLeadDraw, PlayContext, sample_play_worlds
 
-    basic = make_bot("basic")
-    rng = random.Random(7)
     decks, hands_only = [], []
-    for deal in range(30):
-        match = Match(rules, scores=tuple(rng.randint(6, 20) for _ in range(4)))
-        match.deal(rng=rng, dealer=deal % 4)
-        rnd = match.round
-        assert rnd is not None
-        while not rnd.is_over:
-            view = seat_view(match, match.current_seat)
-            if view.phase == Phase.PLAY and not view.played_cards and len(view.legal_actions) > 1:
-                ctx = PlayContext(view)
-                trumps = SUIT_MASKS[ctx.trump]
-                draw = FirstLeadDraw(ctx, 50, oversample=20)
-                draw.draw(random.Random(deal), draw.want)
-                new = draw.worlds(random.Random(deal))
-                old = sample_play_worlds(ctx, random.Random(deal), 50, evidence=True, oversample=4)
-                for s in ctx.others:
-                    real = (rnd.hands[s] & trumps).bit_count()
-                    decks.append(abs(statistics.mean((h[s] & trumps).bit_count() for _, h in new) - real))
-                    hands_only.append(abs(statistics.mean((h[s] & trumps).bit_count() for _, h in old) - real))
-                break
-            match.apply(basic.act(view, rng))
+    for deal, rnd, view in _basic_views(rules, random.Random(7), 30):
+        if view.phase == Phase.PLAY and not view.played_cards and len(view.legal_actions) > 1:
+            ctx = PlayContext(view)
+            trumps = SUIT_MASKS[ctx.trump]
+            draw = FirstLeadDraw(ctx, 50, oversample=20)
+            draw.draw(random.Random(deal), draw.want)
+            new = draw.worlds(random.Random(deal))
+            old = sample_play_worlds(ctx, random.Random(deal), 50, evidence=True, oversample=4)
+            for s in ctx.others:
+                real = (rnd.hands[s] & trumps).bit_count()
+                decks.append(abs(statistics.mean((h[s] & trumps).bit_count() for _, h in new) - real))
+                hands_only.append(abs(statistics.mean((h[s] & trumps).bit_count() for _, h in old) - real))
     assert len(decks) >= 40
     assert statistics.mean(decks) < 0.9 * statistics.mean(hands_only)
     assert sum(a < b for a, b in zip(decks, hands_only, strict=True)) > 0.55 * len(decks)
