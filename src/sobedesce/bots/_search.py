@@ -20,7 +20,7 @@ import random
 from collections.abc import Sequence
 
 from sobedesce.core import SeatView, SitOut
-from sobedesce.core.cards import SUIT_MASKS
+from sobedesce.core.cards import SUIT_MASKS, mask_of
 from sobedesce.core.logic import (
     BEATERS,
     SUIT_OF,
@@ -170,7 +170,9 @@ class _ExchangeSetting:
         self.order = view.exchange_order
         self.me_index = self.order.index(self.seat)
         self.turned = view.turned_card
-        unseen = ALL & ~view.hand_mask
+        # The cards the viewer never held: its hand and, once it has exchanged (a first lead
+        # reads the exchange phase, :class:`FirstLeadDraw`), its discards.
+        unseen = ALL & ~view.hand_mask & ~mask_of(view.my_discards)
         if self.turned is not None and self.chooser != self.seat:
             unseen &= ~(1 << self.turned)
         self.pool = mask_cards(unseen)
@@ -657,9 +659,7 @@ class PlayDraw:
         every deal tried; otherwise every deal kept, with its weight."""
         out = self.out
         if self.oversample > 1 and out:
-            n = self.n if self.done else max(1, len(out) // self.oversample)
-            mean = sum((w for w, _ in out), 0.0) / self.tries
-            return [(mean, out[i][1]) for i in _resample([w for w, _ in out], n, rng)]
+            return _resampled(out, self.n if self.done else max(1, len(out) // self.oversample), self.tries, rng)
         return out
 
 
@@ -692,17 +692,7 @@ class FirstLeadDraw:
         self.want = n * oversample
         self.tries = 0
         self.out: list[tuple[float, list[int]]] = []
-        # The exchange's setting (the order, who may sit out, the trump choice's option), its
-        # pool the cards the viewer never held: neither its hand now nor its discards.
-        setting = _ExchangeSetting(view)
-        held = view.hand_mask
-        for c in view.my_discards:
-            held |= 1 << c
-        unseen = ALL & ~held
-        if setting.turned is not None:
-            unseen &= ~(1 << setting.turned)
-        setting.pool = mask_cards(unseen)
-        self.setting = setting
+        self.setting = _ExchangeSetting(view)
 
     @staticmethod
     def applies(view: SeatView) -> bool:
@@ -752,12 +742,18 @@ class FirstLeadDraw:
     def worlds(self, rng: random.Random) -> list[tuple[float, list[int]]]:
         """``n`` deals resampled from every deal drawn (fewer if the drawing stopped early: one
         for each ``oversample`` drawn), each with the mean weight of every deal drawn."""
-        out = self.out
-        if not out:
+        if not self.out:
             return []
-        n = self.n if self.done else max(1, self.tries // self.oversample)
-        mean = sum((w for w, _ in out), 0.0) / self.tries
-        return [(mean, out[i][1]) for i in _resample([w for w, _ in out], n, rng)]
+        return _resampled(self.out, self.n if self.done else max(1, self.tries // self.oversample), self.tries, rng)
+
+
+def _resampled(
+    out: list[tuple[float, list[int]]], n: int, tries: int, rng: random.Random
+) -> list[tuple[float, list[int]]]:
+    """``n`` of the deals ``out`` resampled by weight, each with the mean weight of the
+    ``tries`` deals drawn (those of weight 0 not kept among them)."""
+    mean = sum((w for w, _ in out), 0.0) / tries
+    return [(mean, out[i][1]) for i in _resample([w for w, _ in out], n, rng)]
 
 
 def _resample(weights: Sequence[float], n: int, rng: random.Random) -> list[int]:
