@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import gc
+import itertools
+import math
 import random
 import statistics
 from collections.abc import Iterable, Iterator
@@ -431,6 +433,121 @@ def test_first_lead_decks_read_the_others_trumps_better(rules: str) -> None:
     assert len(decks) >= 40
     assert statistics.mean(decks) < 0.9 * statistics.mean(hands_only)
     assert sum(a < b for a, b in zip(decks, hands_only, strict=True)) > 0.55 * len(decks)
+
+
+@pytest.mark.parametrize("rules", PRESETS)
+def test_play_decks_are_deals_the_view_allows(rules: str) -> None:
+    """After the first card the strong bot builds its deals back to the deck: every world it
+    keeps gives each other active seat as many cards as it holds, none the viewer holds,
+    discarded or saw played, and hands from which every card seen played was legal."""
+    from sobedesce.bots._search import PlayContext, PlayDeckDraw, _replay_weight
+
+    checked = 0
+    for deal, _rnd, view in _basic_views(rules, random.Random(4), 12):
+        if view.phase == Phase.PLAY and view.played_cards and len(view.legal_actions) > 1:
+            ctx = PlayContext(view)
+            draw = PlayDeckDraw(ctx, 10, oversample=4)
+            draw.draw(random.Random(deal), draw.want)
+            assert draw.done
+            worlds = draw.worlds(random.Random(deal))
+            assert len(worlds) == 10
+            seen = view.hand_mask | mask_of(view.my_discards) | mask_of(view.played_cards)
+            for weight, hands in worlds:
+                assert weight > 0.0
+                assert hands[view.seat] == view.hand_mask
+                held = seen
+                for s in ctx.others:
+                    assert hands[s].bit_count() == view.hand_sizes[s]
+                    assert hands[s] & held == 0
+                    held |= hands[s]
+                assert _replay_weight(ctx, hands, False) == 1.0
+            checked += 1
+    assert checked >= 25
+
+
+@pytest.mark.parametrize(("lean", "keepers"), [(0.9, 1), (0.0, 2)])
+def test_leaned_deals_are_weighed_as_uniform_ones(lean: float, keepers: int) -> None:
+    """The deals built back to the deck draw a seat's hand leaning toward cards worth keeping
+    (and the chooser's turned card), and the weight each hand comes with undoes the lean: the
+    chances of the leaned draw add up to 1, and weighted, the hands hold as many cards worth
+    keeping as uniformly drawn hands do (the hypergeometric law)."""
+    from sobedesce.bots._search import _deal_chance, _deal_leaning
+
+    cards = [0, 1, 2, 3, 4, 9, 10, 11, 19, 29]  # spades trump: 9, 19 and 29 are worth keeping
+    avail, junk, turned = mask_of(cards), mask_of([0, 1, 2, 3, 4, 10, 11]), 1 << 9
+    good, bad = avail & ~junk, avail & junk
+    total = 0.0
+    for three in itertools.combinations(cards, 3):
+        hand = mask_of(three)
+        chance = (1.0 - lean) * _deal_chance(good, bad, 3, keepers, hand)
+        if hand & turned:
+            chance += lean * _deal_chance(good & ~turned, bad, 2, keepers - 1, hand & ~turned)
+        total += chance
+    assert total == pytest.approx(1.0)
+    rng = random.Random(0)
+    weighted = [0.0] * 4
+    draws = 20_000
+    for _ in range(draws):
+        hand, weight = _deal_leaning(avail, 3, keepers, junk, turned, lean, rng)
+        weighted[(hand & good).bit_count()] += weight / draws
+    for x in (1, 2, 3):  # (hands with none are drawn too rarely to count them closely)
+        uniform = math.comb(3, x) * math.comb(7, 3 - x) / math.comb(10, 3)
+        assert weighted[x] == pytest.approx(uniform, abs=0.06 if x == 1 else 0.03)
+
+
+@pytest.mark.parametrize("rules", PRESETS)
+def test_play_decks_agree_with_whole_decks_at_the_first_lead(rules: str) -> None:
+    """The deals built back to the deck weigh the same evidence as the whole decks dealt
+    forwards (the trump choice and every exchange decision, as the basic policy makes them),
+    so where both apply, at the round's first card, they agree on how many trumps each other
+    seat holds, far better than the current hands weighed by rules of thumb do."""
+    from sobedesce.bots._search import FirstLeadDraw, PlayContext, PlayDeckDraw, sample_play_worlds
+
+    built, thumbs = [], []
+    for deal, _rnd, view in _basic_views(rules, random.Random(21), 20):
+        if view.phase == Phase.PLAY and not view.played_cards and len(view.legal_actions) > 1:
+            ctx = PlayContext(view)
+            trumps = SUIT_MASKS[ctx.trump]
+            whole = FirstLeadDraw(ctx, 100, oversample=40)
+            whole.draw(random.Random(deal), whole.want)
+            draw = PlayDeckDraw(ctx, 100, oversample=4)
+            draw.draw(random.Random(deal), draw.want)
+            samples = {
+                "whole": whole.worlds(random.Random(deal)),
+                "built": draw.worlds(random.Random(deal)),
+                "thumbs": sample_play_worlds(ctx, random.Random(deal), 100, evidence=True, oversample=4),
+            }
+            for s in ctx.others:
+                mean = {k: statistics.mean((h[s] & trumps).bit_count() for _, h in w) for k, w in samples.items()}
+                built.append(abs(mean["built"] - mean["whole"]))
+                thumbs.append(abs(mean["thumbs"] - mean["whole"]))
+    assert len(built) >= 35
+    assert statistics.mean(built) < 0.5 * statistics.mean(thumbs)
+    assert sum(a < b for a, b in zip(built, thumbs, strict=True)) > 0.65 * len(built)
+
+
+@pytest.mark.parametrize("rules", PRESETS)
+def test_play_decks_read_the_others_trumps_better(rules: str) -> None:
+    """At the card decisions after the first, the deals built back to the deck tell how many
+    trumps each other seat holds better than the current hands weighed by rules of thumb: the
+    worlds' mean count of a seat's trumps is nearer the real count."""
+    from sobedesce.bots._search import PlayContext, PlayDeckDraw, sample_play_worlds
+
+    built, thumbs = [], []
+    for deal, rnd, view in _basic_views(rules, random.Random(11), 8):
+        if view.phase == Phase.PLAY and view.played_cards and len(view.legal_actions) > 1:
+            ctx = PlayContext(view)
+            trumps = SUIT_MASKS[ctx.trump]
+            draw = PlayDeckDraw(ctx, 50, oversample=4)
+            draw.draw(random.Random(deal), draw.want)
+            new = draw.worlds(random.Random(deal))
+            old = sample_play_worlds(ctx, random.Random(deal), 50, evidence=True, oversample=4)
+            for s in ctx.others:
+                real = (rnd.hands[s] & trumps).bit_count()
+                built.append(abs(statistics.mean((h[s] & trumps).bit_count() for _, h in new) - real))
+                thumbs.append(abs(statistics.mean((h[s] & trumps).bit_count() for _, h in old) - real))
+    assert len(built) >= 100
+    assert statistics.mean(built) < 0.9 * statistics.mean(thumbs)
 
 
 def test_play_worlds_resampled() -> None:

@@ -11,13 +11,18 @@ Three samplers, one per kind of decision:
   legality (voids, forced trumps, forced overtakes), weighted by how well the hands explain
   the discard counts, the trump choice and the cards played; at the round's first card,
   before anything is played, whole decks instead, weighted as the exchange phase's by the
-  trump choice and every seat's exchange decision, the exchanges then played out.
+  trump choice and every seat's exchange decision, the exchanges then played out; after it,
+  decks built backwards from the play (the hands before the exchange dealt from the current
+  hands, the cards played and the cards nobody holds), weighted the same way.
 """
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Sequence
+from itertools import combinations
+from math import comb
 
 from sobedesce.core import SeatView, SitOut
 from sobedesce.core.cards import SUIT_MASKS, mask_of
@@ -33,6 +38,7 @@ from sobedesce.core.logic import (
 
 from ._equity import Equity, equity_for
 from ._eval import (
+    K_DECAY,
     ExchangePlan,
     ExState,
     base_tricks,
@@ -585,6 +591,9 @@ class PlayDraw:
         self.out: list[tuple[float, list[int]]] = []
         self.others = sorted(ctx.others, key=lambda s: ctx.allowed[s].bit_count() - ctx.sizes[s])
         self.pool = mask_cards(ctx.unseen)
+        self.keep_turned = 0.9
+        """The chance that a deal puts the turned card in the chooser's hand outright (when the
+        chooser may hold it); otherwise it is dealt as any other unseen card."""
 
     @property
     def done(self) -> bool:
@@ -599,8 +608,6 @@ class PlayDraw:
         others = self.others
         pool_all = self.pool
         out = self.out
-        weighted = self.weighted
-        evidence = self.evidence
         upto = min(upto, self.want)
         limit = self.limit
         tries = self.tries
@@ -615,7 +622,7 @@ class PlayDraw:
             hands[seat] = view.hand_mask
             taken = 0
             chooser = view.chooser
-            if ctx.turned >= 0 and rand() < 0.9 and ctx.sizes[chooser] > 0:  # type: ignore[index]
+            if ctx.turned >= 0 and rand() < self.keep_turned and ctx.sizes[chooser] > 0:  # type: ignore[index]
                 hands[chooser] = 1 << ctx.turned  # type: ignore[index]
                 taken = 1 << ctx.turned
             ok = True
@@ -646,12 +653,17 @@ class PlayDraw:
                 hands[s] = got
             if not ok:
                 continue
-            weight = _replay_weight(ctx, hands, weighted)
-            if weight > 0.0 and evidence and weighted:
-                weight *= _exchange_evidence(ctx, hands, rng)
+            weight = self._weigh(hands, rng)
             if weight > 0.0:
                 out.append((weight, hands))
         self.tries = tries
+
+    def _weigh(self, hands: list[int], rng: random.Random) -> float:
+        """The weight of a deal of current hands: 0 when the play could not have come from it."""
+        weight = _replay_weight(self.ctx, hands, self.weighted)
+        if weight > 0.0 and self.evidence and self.weighted:
+            weight *= _exchange_evidence(self.ctx, hands, rng)
+        return weight
 
     def worlds(self, rng: random.Random) -> list[tuple[float, list[int]]]:
         """With ``oversample`` > 1, ``n`` deals resampled from every deal kept (fewer if the
@@ -661,6 +673,301 @@ class PlayDraw:
         if self.oversample > 1 and out:
             return _resampled(out, self.n if self.done else max(1, len(out) // self.oversample), self.tries, rng)
         return out
+
+
+class PlayDeckDraw(PlayDraw):
+    """The deals of a card decision after the round's first card, read through whole decks.
+
+    :class:`FirstLeadDraw` deals whole decks and weighs them by what the basic policy would
+    have decided from them; after the first card that would mostly deal cards the seats could
+    not have played, so this builds the decks backwards instead, consistent with the play by
+    construction.  It deals the other seats' current hands from the cards they may hold (the
+    voids they showed respected), the play replayed and weighed by the basic card policy as in
+    :class:`PlayDraw`; adds back the cards each seat played to get the hand it held after the
+    exchange; and for each other seat, in the order they decided, deals what it held before: it
+    kept ``5 - k`` of those cards and discarded ``k`` of the cards nobody holds now, ones the
+    basic policy would throw before those it kept; a seat that sat out held five of those.  Each
+    deal is weighed by the basic policy's likelihood of the trump choice (the chooser's first
+    three cards any three of its five, the turned card apart) and of every other seat's sit-out
+    and discard count, as :class:`FirstLeadDraw` does.
+
+    The deals are drawn leaning toward what those likelihoods favour (a seat that exchanged
+    ``k`` cards holding ``5 - k`` worth keeping, the chooser its turned card, the discards the
+    cards the basic policy would rather exchange), and every lean is undone in the weight, the
+    chance of each choice known exactly: the weights are those of deals drawn uniformly."""
+
+    def __init__(self, ctx: PlayContext, n: int, oversample: int = 4) -> None:
+        super().__init__(ctx, n, weighted=True, evidence=False, oversample=oversample)
+        view = ctx.view
+        self.setting = _ExchangeSetting(view)
+        setting = self.setting
+        chooser = setting.chooser
+        turned = setting.turned if chooser != view.seat else None
+        self.turned_bit = 0 if turned is None else 1 << turned
+        if ctx.turned >= 0 and (view.discard_counts[chooser] or 0) >= 5:
+            self.keep_turned = 0.0  # the chooser exchanged all five: it discarded the turned card
+        self.steps: list[tuple[int, bool, float, int | None]] = []
+        active_so_far = 0
+        for i, s in enumerate(setting.order):
+            n_exp = expected_players(active_so_far, 3 - i)
+            if view.active[s]:
+                active_so_far += 1
+            if s != view.seat:
+                k = (view.discard_counts[s] or 0) if view.active[s] else None
+                self.steps.append((s, setting.may_sit[s], n_exp, k))
+        self.below = _BELOW[setting.trump]
+        self.junk = _JUNK[setting.trump]
+        # Per other active seat, how many more cards worth keeping its hand after the exchange
+        # held than those it played: the 5 - k it kept.
+        self.keepers = {
+            s: max(0, 5 - (view.discard_counts[s] or 0) - (ctx.played_by[s] & ~self.junk).bit_count())
+            for s in ctx.others
+        }
+
+    def draw(self, rng: random.Random, upto: int) -> None:
+        """Draw deals until ``upto`` of them (of weight above 0) are kept, or the tries are up."""
+        ctx = self.ctx
+        view = ctx.view
+        out = self.out
+        upto = min(upto, self.want)
+        turned = self.turned_bit if ctx.turned >= 0 else 0
+        while len(out) < upto and self.tries < self.limit:
+            self.tries += 1
+            hands = [0, 0, 0, 0]
+            hands[view.seat] = view.hand_mask
+            taken = 0
+            weight = 1.0
+            for s in self.others:
+                avail = ctx.allowed[s] & ~taken
+                lean = self.keep_turned if turned and s == view.chooser and avail & turned else 0.0
+                hand, factor = _deal_leaning(avail, ctx.sizes[s], self.keepers[s], self.junk, turned, lean, rng)
+                if hand < 0:
+                    weight = 0.0
+                    break
+                hands[s] = hand
+                taken |= hand
+                weight *= factor
+            if weight > 0.0:
+                weight *= self._weigh(hands, rng)
+            if weight > 0.0:
+                out.append((weight, hands))
+
+    def _weigh(self, hands: list[int], rng: random.Random) -> float:
+        ctx = self.ctx
+        junk = self.junk
+        weight = _replay_weight(ctx, hands, True, thumbs=False)
+        if weight <= 0.0:
+            return 0.0
+        setting = self.setting
+        trump = setting.trump
+        rules = setting.rules
+        chooser = setting.chooser
+        dead = ctx.unseen
+        for s in ctx.others:
+            dead &= ~hands[s]
+        turned_bit = self.turned_bit
+        below = self.below
+        for s, may_sit, n_exp, k in self.steps:
+            if k is None:
+                five = _pick(dead, 5, rng)
+                if five < 0:
+                    return 0.0
+                dead &= ~five
+                original = five
+                plan = plan_exchange(original, trump, rules, may_sit, n_exp)
+                weight *= exchange_likelihood(plan, may_sit, None)
+            else:
+                held = hands[s] | ctx.played_by[s]
+                keep_forced = drop_forced = 0
+                if s == chooser and turned_bit:
+                    if held & turned_bit:
+                        keep_forced = turned_bit
+                    elif dead & turned_bit:
+                        drop_forced = turned_bit
+                    else:
+                        return 0.0
+                if not k:
+                    if drop_forced:
+                        return 0.0
+                    original = held
+                    discard = 0
+                else:
+                    free = k - (1 if drop_forced else 0)
+                    pool = dead & ~drop_forced
+                    cards = mask_cards(held)
+                    # (lean, kept cards, keepers among the free discards, where they come from)
+                    choices: list[tuple[float, int, int, int]] = []
+                    total = 0.0
+                    for kept_cards in combinations(cards, 5 - k):
+                        kept = 0
+                        for c in kept_cards:
+                            kept |= 1 << c
+                        if kept & keep_forced != keep_forced:
+                            continue
+                        under = _below_all(kept, trump, below)
+                        if drop_forced and not under & drop_forced:
+                            continue
+                        allowed = pool & under
+                        good = (allowed & ~junk).bit_count()
+                        bad = (allowed & junk).bit_count()
+                        # The basic policy's count is the junk it holds: what was kept, and
+                        # the discards that were not keepers.
+                        excess = (kept & junk).bit_count() - (1 if drop_forced & ~junk else 0)
+                        for j in range(max(0, free - bad), min(free, good) + 1):
+                            lean = comb(good, j) * comb(bad, free - j) * _OFF_COUNT[abs(excess - j)]
+                            choices.append((lean, kept, j, allowed))
+                            total += lean
+                    if not total:
+                        return 0.0
+                    point = rng.random() * total
+                    chosen = choices[-1]
+                    for choice in choices:
+                        point -= choice[0]
+                        if point < 0.0:
+                            chosen = choice
+                            break
+                    _lean, kept, j, allowed = chosen
+                    excess = (kept & junk).bit_count() - (1 if drop_forced & ~junk else 0)
+                    discard = drop_forced | _pick(allowed & ~junk, j, rng) | _pick(allowed & junk, free - j, rng)
+                    weight *= total / _OFF_COUNT[abs(excess - j)]
+                    original = kept | discard
+                    dead &= ~discard
+                plan = plan_exchange(original, trump, rules, may_sit, n_exp)
+                weight *= exchange_likelihood(plan, may_sit, k)
+                if k and _discard_of(plan, original, trump, k) != discard:
+                    return 0.0
+            if s == chooser:
+                weight *= _trump_chance(setting, original)
+            if weight <= 0.0:
+                return 0.0
+        return weight
+
+
+def _deal_leaning(
+    avail: int, need: int, keepers: int, junk: int, turned: int, lean: float, rng: random.Random
+) -> tuple[int, float]:
+    """``need`` cards of ``avail`` for a seat that kept ``keepers`` cards worth keeping, and
+    how much more likely a uniform deal makes them than this one (the weight that undoes the
+    lean); (-1, 0) when ``avail`` holds too few.  Hands short of worth-keeping cards are drawn
+    as much less often as the basic policy's discard count makes them less likely
+    (``_OFF_COUNT``), and with probability ``lean`` the hand holds ``turned`` outright."""
+    total = avail.bit_count()
+    if total < need:
+        return -1, 0.0
+    good, bad = avail & ~junk, avail & junk
+    lean = lean if need > 0 else 0.0
+    # The turned card is a trump, so worth keeping.
+    if lean > 0.0 and rng.random() < lean:
+        hand = turned | _leaned_hand(good & ~turned, bad, need - 1, keepers - 1, rng)
+    else:
+        hand = _leaned_hand(good, bad, need, keepers, rng)
+    chance = _deal_chance(good, bad, need, keepers, hand)
+    if lean > 0.0:
+        chance *= 1.0 - lean
+        if hand & turned:
+            chance += lean * _deal_chance(good & ~turned, bad, need - 1, keepers - 1, hand & ~turned)
+    return hand, 1.0 / (comb(total, need) * chance)
+
+
+def _leaned_hand(good: int, bad: int, need: int, keepers: int, rng: random.Random) -> int:
+    """``need`` cards of ``good | bad``: how many of ``good`` drawn by :func:`_keeper_spread`,
+    which ones uniformly."""
+    spread = _keeper_spread(good.bit_count(), bad.bit_count(), need, keepers)
+    point = rng.random() * spread[-1]
+    x = 0
+    while x < len(spread) - 1 and point >= spread[x]:
+        x += 1
+    x += max(0, need - bad.bit_count())
+    return _pick(good, x, rng) | _pick(bad, need - x, rng)
+
+
+def _keeper_spread(good: int, bad: int, need: int, keepers: int) -> list[float]:
+    """The cumulative leaned weights of a hand of ``need`` holding ``low``, ``low + 1``, ...
+    cards worth keeping (``good`` of them available, ``bad`` others), ``low`` the fewest it
+    can hold."""
+    out = []
+    acc = 0.0
+    for x in range(max(0, need - bad), min(need, good) + 1):
+        acc += comb(good, x) * comb(bad, need - x) * _OFF_COUNT[max(0, keepers - x)]
+        out.append(acc)
+    return out
+
+
+def _deal_chance(good: int, bad: int, need: int, keepers: int, hand: int) -> float:
+    """The chance that :func:`_leaned_hand` gives exactly ``hand``."""
+    spread = _keeper_spread(good.bit_count(), bad.bit_count(), need, keepers)
+    if not spread or spread[-1] <= 0.0:
+        return 0.0
+    x = (hand & good).bit_count()
+    return _OFF_COUNT[max(0, keepers - x)] / spread[-1]
+
+
+def _pick(mask: int, n: int, rng: random.Random) -> int:
+    """``n`` cards of ``mask`` drawn uniformly (a mask), or -1 when it holds fewer."""
+    cards = mask_cards(mask)
+    if len(cards) < n:
+        return -1
+    out = 0
+    for c in rng.sample(cards, n):
+        out |= 1 << c
+    return out
+
+
+def _below_all(kept: int, trump: int, below: tuple[int, ...]) -> int:
+    """The cards the basic policy would discard before every card of ``kept`` (it discards
+    the weakest by :func:`~._eval.ranked_cards`' order, a side Seven beside its Ace valued
+    above a lone one); every card when ``kept`` is empty."""
+    out = ALL
+    m = kept
+    while m:
+        low = m & -m
+        c = low.bit_length() - 1
+        m ^= low
+        if c % 10 == 8 and SUIT_OF[c] != trump and kept >> (c + 1) & 1:
+            out &= _BELOW_SEVEN_WITH_ACE[trump][SUIT_OF[c]]
+        else:
+            out &= below[c]
+    return out
+
+
+def _trump_chance(setting: _ExchangeSetting, original: int) -> float:
+    """How likely the basic policy makes the chooser's trump choice from its five cards: the
+    mean over which three of them came first (the turned card, the fourth, never among them)."""
+    cards = mask_cards(original & ~(0 if setting.turned is None else 1 << setting.turned))
+    total = 0.0
+    count = 0
+    for three_cards in combinations(cards, 3):
+        three = 0
+        for c in three_cards:
+            three |= 1 << c
+        total += trump_likelihood(three, setting.rules, setting.option, setting.chooser_may_sit)
+        count += 1
+    return total / count if count else 0.0
+
+
+def _ranked_below(trump: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """Per card, the cards ranked below it in :func:`~._eval.ranked_cards`' order (value, then
+    card) with no context; and per side suit, those below its Seven when the Ace is beside it."""
+    key = [(card_value(c, trump, 0), c) for c in range(40)]
+    below = tuple(sum(1 << d for d in range(40) if key[d] < key[c]) for c in range(40))
+    sevens = []
+    for suit in range(4):
+        seven = suit * 10 + 8
+        mark = (card_value(seven, trump, 1 << (seven + 1)), seven)
+        sevens.append(sum(1 << d for d in range(40) if key[d] < mark))
+    return below, tuple(sevens)
+
+
+_JUNK = tuple(sum(1 << c for c in range(40) if card_value(c, t, 0) < draw_value(t)) for t in range(4))
+"""Per trump, the cards the basic policy would rather exchange than keep."""
+_OFF_COUNT = tuple(math.exp(-K_DECAY * n) for n in range(11))
+"""How much less often an earlier hand is proposed for which the basic policy's discard count
+would be ``n`` away from the one observed (the cards it would rather exchange: those it kept
+and those it discarded that it would have kept), as its likelihood of the count weighs it."""
+
+_RANKED_BELOW = tuple(_ranked_below(t) for t in range(4))
+_BELOW = tuple(b for b, _ in _RANKED_BELOW)
+_BELOW_SEVEN_WITH_ACE = tuple(s for _, s in _RANKED_BELOW)
 
 
 FIRST_LEAD_OVERSAMPLE = 40
@@ -840,8 +1147,10 @@ def _exchange_evidence(ctx: PlayContext, hands: list[int], rng: random.Random) -
 _VALUE = tuple(tuple(card_value(c, t, 0) for c in range(40)) for t in range(4))
 
 
-def _replay_weight(ctx: PlayContext, hands: list[int], weighted: bool) -> float:
-    """0 when some observed play would have been illegal from these hands, else a weight."""
+def _replay_weight(ctx: PlayContext, hands: list[int], weighted: bool, thumbs: bool = True) -> float:
+    """0 when some observed play would have been illegal from these hands, else a weight: with
+    ``weighted``, ``PLAY_MISMATCH`` for each observed card the basic policy would not have
+    played and, with ``thumbs`` too, the rules of thumb on the discard counts and the trump."""
     view = ctx.view
     seat = view.seat
     trump = ctx.trump
@@ -850,7 +1159,7 @@ def _replay_weight(ctx: PlayContext, hands: list[int], weighted: bool) -> float:
     start = [hands[s] | ctx.played_by[s] for s in range(4)]
     held = start[:]
     weight = 1.0
-    if weighted:
+    if weighted and thumbs:
         draw = ctx.draw
         value = _VALUE[trump]
         for s in ctx.others:
@@ -925,6 +1234,7 @@ __all__ = [
     "ExchangeDraw",
     "FirstLeadDraw",
     "PlayContext",
+    "PlayDeckDraw",
     "PlayDraw",
     "card_value",
     "evaluate_exchange",

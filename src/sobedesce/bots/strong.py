@@ -5,7 +5,8 @@ deal by how likely the other seats' observed decisions are under it (the basic p
 soft likelihood of their trump choice, sit-outs, discard counts and cards played; in the
 card play also who sat out and who played when it could have sat out; at the round's first
 card, with ``first_lead_decks``, whole decks weighed by every seat's trump and exchange
-decisions, :class:`~._search.FirstLeadDraw`), and
+decisions, :class:`~._search.FirstLeadDraw`, and at the later cards, with ``play_decks``, the
+same read through decks built backwards from the play, :class:`~._search.PlayDeckDraw`), and
 scores every option by playing the round out on each deal with basic-like policies for all
 seats (each seat playing for its own score).  It picks the option with the best weighted
 mean of its objective: its own change against the others' (``rivalry``), and, once some
@@ -58,6 +59,7 @@ from ._search import (
     ExchangeDraw,
     FirstLeadDraw,
     PlayContext,
+    PlayDeckDraw,
     PlayDraw,
     evaluate_exchange,
     evaluate_play,
@@ -92,6 +94,7 @@ class StrongBot:
         play_evidence: bool = True,
         play_oversample: int = 4,
         first_lead_decks: bool = True,
+        play_decks: bool = True,
         deadline: float | None = None,
         batch: int = 100,
         clock: Callable[[], float] | None = None,
@@ -121,6 +124,7 @@ class StrongBot:
         self.play_evidence = play_evidence
         self.play_oversample = play_oversample
         self.first_lead_decks = first_lead_decks
+        self.play_decks = play_decks
         self.equity_from = equity_from
         self.equity = equity
         self.wide_exchange = wide_exchange
@@ -277,10 +281,12 @@ class StrongBot:
     def _play(self, view: SeatView, rng: random.Random, watch: Stopwatch) -> list[Option]:
         cards = [a.card for a in view.legal_actions]  # type: ignore[attr-defined]
         ctx = PlayContext(view)
-        decks = self.first_lead_decks and self.inference and self.play_evidence and FirstLeadDraw.applies(view)
+        reading = self.inference and self.play_evidence
+        decks = reading and self.first_lead_decks and FirstLeadDraw.applies(view)
+        built = reading and self.play_decks and not FirstLeadDraw.applies(view)
         # (A whole deck costs about 80 microseconds to draw and weigh, a deal of current hands
-        # about 60.)
-        drawing = 80 * FIRST_LEAD_OVERSAMPLE if decks else 60 * self.play_oversample
+        # about 60, one built back to the deck about PLAY_DECK_COST.)
+        drawing = 80 * FIRST_LEAD_OVERSAMPLE if decks else (PLAY_DECK_COST if built else 60) * self.play_oversample
         n = self._scale(self.play_samples, 150 * len(cards) + drawing)
         equity = self._equity(view)
         # As the exchange: every deal resampled from every candidate at once (drawn in
@@ -288,6 +294,8 @@ class StrongBot:
         draw: PlayDraw | FirstLeadDraw
         if decks:
             draw = FirstLeadDraw(ctx, n)
+        elif built:
+            draw = PlayDeckDraw(ctx, n, oversample=self.play_oversample)
         else:
             draw = PlayDraw(
                 ctx, n, weighted=self.inference, evidence=self.play_evidence, oversample=self.play_oversample
@@ -321,6 +329,10 @@ class StrongBot:
             for c, v in sorted(values.items(), key=lambda item: item[1][1])
         ]
 
+
+PLAY_DECK_COST = 200
+"""Microseconds a deal of :class:`~._search.PlayDeckDraw` costs to draw and weigh, those it
+lets go included (the fixed cost model of ``time_limit``; the clock measures itself)."""
 
 DRAW_SHARE = 0.5
 """The share of the deadline within which the candidate deals of an exchange or a card
