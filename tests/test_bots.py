@@ -7,7 +7,8 @@ import itertools
 import math
 import random
 import statistics
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
+from typing import Any
 
 import pytest
 
@@ -409,27 +410,40 @@ def test_first_lead_decks_are_deals_the_view_allows(rules: str) -> None:
     assert checked >= 25
 
 
+def _trump_count_errors(
+    rules: str, seed: int, deals: int, first_lead: bool, sampler: Callable[[Any], Any]
+) -> tuple[list[float], list[float]]:
+    """Over the card decisions of basic rounds (the round's first card, or the later ones),
+    how far the worlds' mean count of each other seat's trumps is from the real count: for the
+    deals of ``sampler(ctx)`` (drawn in full) and for the current hands weighed by rules of
+    thumb, 50 worlds each."""
+    from sobedesce.bots._search import PlayContext, sample_play_worlds
+
+    new_errors, old_errors = [], []
+    for deal, rnd, view in _basic_views(rules, random.Random(seed), deals):
+        if view.phase == Phase.PLAY and bool(view.played_cards) != first_lead and len(view.legal_actions) > 1:
+            ctx = PlayContext(view)
+            trumps = SUIT_MASKS[ctx.trump]
+            draw = sampler(ctx)
+            draw.draw(random.Random(deal), draw.want)
+            new = draw.worlds(random.Random(deal))
+            old = sample_play_worlds(ctx, random.Random(deal), 50, evidence=True, oversample=4)
+            for s in ctx.others:
+                real = (rnd.hands[s] & trumps).bit_count()
+                new_errors.append(abs(statistics.mean((h[s] & trumps).bit_count() for _, h in new) - real))
+                old_errors.append(abs(statistics.mean((h[s] & trumps).bit_count() for _, h in old) - real))
+    return new_errors, old_errors
+
+
 @pytest.mark.parametrize("rules", PRESETS)
 def test_first_lead_decks_read_the_others_trumps_better(rules: str) -> None:
     """The whole decks weighed by every seat's trump and exchange decisions (what the basic
     policy would decide from each hand) tell how many trumps each other seat holds better than
     the current hands weighed by rules of thumb: over first leads of basic rounds, the worlds'
     mean count of a seat's trumps is nearer the real count, and nearer more often than not."""
-    from sobedesce.bots._search import FirstLeadDraw, PlayContext, sample_play_worlds
+    from sobedesce.bots._search import FirstLeadDraw
 
-    decks, hands_only = [], []
-    for deal, rnd, view in _basic_views(rules, random.Random(7), 30):
-        if view.phase == Phase.PLAY and not view.played_cards and len(view.legal_actions) > 1:
-            ctx = PlayContext(view)
-            trumps = SUIT_MASKS[ctx.trump]
-            draw = FirstLeadDraw(ctx, 50, oversample=20)
-            draw.draw(random.Random(deal), draw.want)
-            new = draw.worlds(random.Random(deal))
-            old = sample_play_worlds(ctx, random.Random(deal), 50, evidence=True, oversample=4)
-            for s in ctx.others:
-                real = (rnd.hands[s] & trumps).bit_count()
-                decks.append(abs(statistics.mean((h[s] & trumps).bit_count() for _, h in new) - real))
-                hands_only.append(abs(statistics.mean((h[s] & trumps).bit_count() for _, h in old) - real))
+    decks, hands_only = _trump_count_errors(rules, 7, 30, True, lambda ctx: FirstLeadDraw(ctx, 50, oversample=20))
     assert len(decks) >= 40
     assert statistics.mean(decks) < 0.9 * statistics.mean(hands_only)
     assert sum(a < b for a, b in zip(decks, hands_only, strict=True)) > 0.55 * len(decks)
@@ -531,21 +545,9 @@ def test_play_decks_read_the_others_trumps_better(rules: str) -> None:
     """At the card decisions after the first, the deals built back to the deck tell how many
     trumps each other seat holds better than the current hands weighed by rules of thumb: the
     worlds' mean count of a seat's trumps is nearer the real count."""
-    from sobedesce.bots._search import PlayContext, PlayDeckDraw, sample_play_worlds
+    from sobedesce.bots._search import PlayDeckDraw
 
-    built, thumbs = [], []
-    for deal, rnd, view in _basic_views(rules, random.Random(11), 8):
-        if view.phase == Phase.PLAY and view.played_cards and len(view.legal_actions) > 1:
-            ctx = PlayContext(view)
-            trumps = SUIT_MASKS[ctx.trump]
-            draw = PlayDeckDraw(ctx, 50, oversample=4)
-            draw.draw(random.Random(deal), draw.want)
-            new = draw.worlds(random.Random(deal))
-            old = sample_play_worlds(ctx, random.Random(deal), 50, evidence=True, oversample=4)
-            for s in ctx.others:
-                real = (rnd.hands[s] & trumps).bit_count()
-                built.append(abs(statistics.mean((h[s] & trumps).bit_count() for _, h in new) - real))
-                thumbs.append(abs(statistics.mean((h[s] & trumps).bit_count() for _, h in old) - real))
+    built, thumbs = _trump_count_errors(rules, 11, 8, False, lambda ctx: PlayDeckDraw(ctx, 50, oversample=4))
     assert len(built) >= 100
     assert statistics.mean(built) < 0.9 * statistics.mean(thumbs)
 
