@@ -1,13 +1,21 @@
-"""Paired A/B test of two bots (or two settings of one) against three ``basic`` bots.
+"""Paired A/B test of two bots (or two settings of one) against three ``basic`` bots, or others.
 
     .venv/bin/python benchmarks/bots_ab.py strong strong --b '{"play_samples": 100}' --rules table --deals 300
+
+``--others`` seats three other bots instead (names with settings, as the arena takes them), in
+the seats after the hero's, in that order, so that a change can be measured, paired, at a table
+like the pool's (``benchmarks/bots_pool.py``) rather than against ``basic`` alone:
+
+    .venv/bin/python benchmarks/bots_ab.py strong strong --b '{"play_decks": false}' \\
+        --others strong:wide_exchange=false,basic:trump_bias=0.3,basic --rules table --deals 300
 
 Every deal is played with the hero in each seat in turn, once as A and once as B, with the
 same deck, start scores (drawn from 2..20), dealer and random generators.  Where A and B make
 the same decisions the two rounds are identical, so the paired difference has far less noise
-than two separate runs.  It prints each hero's change per round minus the basics' mean, the
+than two separate runs.  It prints each hero's change per round minus the others' mean, the
 paired difference B - A with a 95% interval over deals (negative: B is better) and how many
-rounds differed; then the same for the hero's chance of winning the match (the match-equity
+rounds differed, and the same for the hero's own change alone (what it takes from the others
+shows in the first, not in this); then the same for the hero's chance of winning the match (the match-equity
 model of ``bots/_equity.py``, in points of percent per round; positive is better), a
 lower-noise stand-in for match wins.  One process per core.
 """
@@ -31,10 +39,11 @@ from sobedesce.core import find_rules
 _STATE: dict = {}
 
 
-def _init(a, a_settings, b, b_settings, rules):
-    _STATE["a"] = make_bot(a, **a_settings)
-    _STATE["b"] = make_bot(b, **b_settings)
-    _STATE["villain"] = make_bot("basic")
+def _init(a, a_settings, b, b_settings, rules, others, more):
+    # Levels at their sample budgets (``timed=False``), so that a run is reproducible by seed.
+    heroes = [make_bot(a, timed=False, **a_settings), make_bot(b, timed=False, **b_settings)]
+    _STATE["heroes"] = [*heroes, *(make_bot(name, timed=False) for name in more)]
+    _STATE["others"] = [make_bot(name, timed=False) for name in others]
     _STATE["rules"] = find_rules(rules)
     _STATE["equity"] = equity_for(_STATE["rules"])
 
@@ -48,15 +57,15 @@ def _deal(args):
     out = []
     for seat in range(4):
         pair = []
-        for key in ("a", "b"):
-            bots = [_STATE["villain"]] * 4
-            bots[seat] = _STATE[key]
+        for hero in _STATE["heroes"]:
+            bots = [_STATE["others"][(o - seat - 1) % 4] if o != seat else hero for o in range(4)]
             times: list[float] = []
-            deltas = play_round(bots, _STATE["rules"], deck_seed, dealer, i, scores, times, bots[seat].name)
+            deltas = play_round(bots, _STATE["rules"], deck_seed, dealer, i, scores, times, hero_seat=seat)
             equity = _STATE["equity"]
             after = tuple(scores[o] + deltas[o] for o in range(4))
             gain = 100.0 * (equity.win(after, seat) - equity.win(scores, seat))
-            pair.append((deltas[seat] - sum(deltas[o] for o in range(4) if o != seat) / 3, times, gain))
+            others_mean = sum(deltas[o] for o in range(4) if o != seat) / 3
+            pair.append((deltas[seat] - others_mean, times, gain, deltas[seat]))
         out.append(pair)
     return out
 
@@ -67,51 +76,63 @@ def main() -> None:
     parser.add_argument("b")
     parser.add_argument("--a", dest="a_settings", default="{}", help="settings of A (JSON)")
     parser.add_argument("--b", dest="b_settings", default="{}", help="settings of B (JSON)")
+    parser.add_argument("--others", default="basic,basic,basic", help="the three other seats' bots, after the hero's")
+    parser.add_argument(
+        "--more",
+        default="",
+        help="more heroes, each measured against A as B is (names with settings, as the arena takes them)",
+    )
     parser.add_argument("--rules", default="classic")
     parser.add_argument("--deals", type=int, default=200)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--jobs", type=int, default=multiprocessing.cpu_count())
     args = parser.parse_args()
+    others = args.others.split(",")
+    if len(others) != 3:
+        parser.error(f"--others takes three bot names, not {len(others)}: {args.others!r}")
+    more = [name for name in args.more.split(",") if name]
     started = time.time()
-    init = (args.a, json.loads(args.a_settings), args.b, json.loads(args.b_settings), args.rules)
+    init = (args.a, json.loads(args.a_settings), args.b, json.loads(args.b_settings), args.rules, others, more)
     with multiprocessing.Pool(args.jobs, _init, init) as pool:
         results = pool.map(_deal, [(i, args.seed) for i in range(args.deals)], chunksize=4)
-    per_a, per_b, per_diff = [], [], []
-    win_a, win_b, win_diff = [], [], []
-    changed = 0
-    times = {"a": [], "b": []}
-    for deal in results:
-        da = [p[0][0] for p in deal]
-        db = [p[1][0] for p in deal]
-        changed += sum(1 for x, y in zip(da, db, strict=True) if x != y)
-        per_a.append(statistics.mean(da))
-        per_b.append(statistics.mean(db))
-        per_diff.append(statistics.mean(db) - statistics.mean(da))
-        wa = statistics.mean(p[0][2] for p in deal)
-        wb = statistics.mean(p[1][2] for p in deal)
-        win_a.append(wa)
-        win_b.append(wb)
-        win_diff.append(wb - wa)
-        for p in deal:
-            times["a"].extend(p[0][1])
-            times["b"].extend(p[1][1])
-    n = len(per_diff)
+    names = [f"{args.a} {args.a_settings}", f"{args.b} {args.b_settings}", *more]
+    labels = [chr(ord("A") + j) for j in range(len(names))]
+    per = [[statistics.mean(p[j][0] for p in deal) for deal in results] for j in range(len(names))]
+    own = [[statistics.mean(p[j][3] for p in deal) for deal in results] for j in range(len(names))]
+    wins = [[statistics.mean(p[j][2] for p in deal) for deal in results] for j in range(len(names))]
+    times = [sorted(t for deal in results for p in deal for t in p[j][1]) for j in range(len(names))]
+    n = len(results)
 
     def ci(xs):
         return 1.96 * statistics.stdev(xs) / math.sqrt(len(xs))
 
-    def t(key):
-        xs = sorted(times[key])
+    def t(xs):
+        if not xs:
+            return "no decision timed"
         return f"median {xs[len(xs) // 2] * 1000:.1f} ms, p99 {xs[int(len(xs) * 0.99)] * 1000:.0f} ms"
 
-    print(f"{args.rules}, {n} deals x 4 seats vs 3 basic ({time.time() - started:.0f} s)")
-    print(f"  A {args.a} {args.a_settings}: {statistics.mean(per_a):+.3f} ± {ci(per_a):.3f} per round; {t('a')}")
-    print(f"  B {args.b} {args.b_settings}: {statistics.mean(per_b):+.3f} ± {ci(per_b):.3f} per round; {t('b')}")
-    print(f"  B - A: {statistics.mean(per_diff):+.3f} ± {ci(per_diff):.3f} ({changed} of {4 * n} rounds differ)")
-    print(
-        f"  match-win chance per round (equity model, points of %): A {statistics.mean(win_a):+.3f},"
-        f" B {statistics.mean(win_b):+.3f}, B - A {statistics.mean(win_diff):+.3f} ± {ci(win_diff):.3f}"
-    )
+    against = "3 basic" if others == ["basic"] * 3 else ", ".join(others)
+    print(f"{args.rules}, {n} deals x 4 seats vs {against} ({time.time() - started:.0f} s)")
+    for label, name, xs, ys, ts in zip(labels, names, per, own, times, strict=True):
+        print(
+            f"  {label} {name}: {statistics.mean(xs):+.3f} ± {ci(xs):.3f} per round"
+            f" (its own change {statistics.mean(ys):+.3f}); {t(ts)}"
+        )
+    for j in range(1, len(names)):
+        diff = [x - y for x, y in zip(per[j], per[0], strict=True)]
+        changed = sum(1 for deal in results for p in deal if p[j][0] != p[0][0])
+        mine = [x - y for x, y in zip(own[j], own[0], strict=True)]
+        print(
+            f"  {labels[j]} - A: {statistics.mean(diff):+.3f} ± {ci(diff):.3f} ({changed} of {4 * n} rounds differ);"
+            f" its own change {statistics.mean(mine):+.3f} ± {ci(mine):.3f}"
+        )
+    print("  match-win chance per round (equity model, points of %):")
+    for j in range(1, len(names)):
+        diff = [x - y for x, y in zip(wins[j], wins[0], strict=True)]
+        print(
+            f"    A {statistics.mean(wins[0]):+.3f}, {labels[j]} {statistics.mean(wins[j]):+.3f},"
+            f" {labels[j]} - A {statistics.mean(diff):+.3f} ± {ci(diff):.3f}"
+        )
 
 
 if __name__ == "__main__":

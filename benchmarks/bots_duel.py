@@ -23,7 +23,9 @@ from sobedesce.bots import OracleSeat, make_bot
 from sobedesce.core import Match, seat_view
 
 
-def play_round(bots, rules, deck_seed, dealer, rng_seed, scores, times, hero_name):
+def play_round(bots, rules, deck_seed, dealer, rng_seed, scores, times, hero_name=None, hero_seat=None):
+    """One round; ``times`` gets the decision times of the hero: the seat ``hero_seat``, or the
+    one bot named ``hero_name`` when it is alone of its kind at the table."""
     match = Match(rules, scores=scores)
     match.deal(rng=random.Random(deck_seed), dealer=dealer)
     rngs = [random.Random(rng_seed * 10 + s) for s in range(4)]
@@ -36,7 +38,7 @@ def play_round(bots, rules, deck_seed, dealer, rng_seed, scores, times, hero_nam
             action = bot.act_full(match, seat, rngs[seat])
         else:
             action = bot.act(seat_view(match, seat), rngs[seat])
-        if bot.name == hero_name and bots.count(bot) == 1:
+        if seat == hero_seat or (hero_seat is None and bot.name == hero_name and bots.count(bot) == 1):
             times.append(time.perf_counter() - start)
         match.apply(action)
     return rnd.deltas
