@@ -15,9 +15,9 @@ the same decisions the two rounds are identical, so the paired difference has fa
 than two separate runs.  It prints each hero's change per round minus the others' mean, the
 paired difference B - A with a 95% interval over deals (negative: B is better) and how many
 rounds differed, and the same for the hero's own change alone (what it takes from the others
-shows in the first, not in this); then the same for the hero's chance of winning the match (the match-equity
-model of ``bots/_equity.py``, in points of percent per round; positive is better), a
-lower-noise stand-in for match wins.  One process per core.
+shows in the first, not in this); then the same for the hero's chance of winning the match
+(the match-equity model of ``bots/_equity.py``, in points of percent per round; positive is
+better), a lower-noise stand-in for match wins.  One process per core.
 """
 
 from __future__ import annotations
@@ -91,8 +91,18 @@ def main() -> None:
     if len(others) != 3:
         parser.error(f"--others takes three bot names, not {len(others)}: {args.others!r}")
     more = [name for name in args.more.split(",") if name]
+    try:
+        settings = [json.loads(text) for text in (args.a_settings, args.b_settings)]
+    except ValueError as error:
+        parser.error(f"--a and --b take settings as a JSON object: {error}")
+    if not all(isinstance(one, dict) for one in settings):
+        parser.error(f"--a and --b take settings as a JSON object, like '{{\"play_samples\": 100}}', not {settings}")
+    try:
+        init = (args.a, settings[0], args.b, settings[1], args.rules, others, more)
+        _init(*init)  # every bot built once here, so that a bad name or setting stops the run at once
+    except (ValueError, TypeError) as error:
+        parser.error(str(error))
     started = time.time()
-    init = (args.a, json.loads(args.a_settings), args.b, json.loads(args.b_settings), args.rules, others, more)
     with multiprocessing.Pool(args.jobs, _init, init) as pool:
         results = pool.map(_deal, [(i, args.seed) for i in range(args.deals)], chunksize=4)
     names = [f"{args.a} {args.a_settings}", f"{args.b} {args.b_settings}", *more]
