@@ -43,6 +43,15 @@ PROMPTS = [
 TRUMP, EXCHANGE, MUST_EXCHANGE, CARD_PROMPT, NEXT_ROUND, PAGE, END = range(7)
 
 
+def _as_at_a_terminal() -> None:
+    """In the child before it starts: Ctrl-C at its default, as a person's shell leaves it.  A
+    test run started in the background by a shell without job control (``cmd &`` in a script,
+    as some CI runners do) has SIGINT ignored, and an ignored signal stays ignored across
+    ``exec``: Python would then install no ``KeyboardInterrupt`` and the Ctrl-C tests would
+    fail for a reason that is not the program's."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def spawn(*args: str) -> pexpect.spawn:
     env = {**os.environ, "NO_COLOR": "1", "TERM": "xterm", "COLUMNS": "80", "LINES": "24"}
     return pexpect.spawn(
@@ -53,6 +62,7 @@ def spawn(*args: str) -> pexpect.spawn:
         dimensions=(24, 80),
         timeout=20,
         cwd=str(ROOT),
+        preexec_fn=_as_at_a_terminal,
     )
 
 
