@@ -29,6 +29,7 @@ import multiprocessing
 import random
 import statistics
 import time
+from typing import NamedTuple
 
 from bots_duel import play_round  # the same round, timed for the hero; this script's folder is on sys.path
 
@@ -37,6 +38,15 @@ from sobedesce.bots._equity import equity_for
 from sobedesce.core import find_rules
 
 _STATE: dict = {}
+
+
+class Run(NamedTuple):
+    """One hero's round in one seat."""
+
+    vs_others: float  # its change minus the others' mean
+    times: list[float]
+    win_gain: float  # its match-win chance after the round minus before, points of %
+    own: float  # its change
 
 
 def _init(a, a_settings, b, b_settings, rules, others, more):
@@ -56,17 +66,16 @@ def _deal(args):
     dealer = pick.randrange(4)
     out = []
     for seat in range(4):
-        pair = []
+        runs = []
         for hero in _STATE["heroes"]:
             bots = [_STATE["others"][(o - seat - 1) % 4] if o != seat else hero for o in range(4)]
             times: list[float] = []
             deltas = play_round(bots, _STATE["rules"], deck_seed, dealer, i, scores, times, hero_seat=seat)
-            equity = _STATE["equity"]
             after = tuple(scores[o] + deltas[o] for o in range(4))
-            gain = 100.0 * (equity.win(after, seat) - equity.win(scores, seat))
+            gain = 100.0 * (_STATE["equity"].win(after, seat) - _STATE["equity"].win(scores, seat))
             others_mean = sum(deltas[o] for o in range(4) if o != seat) / 3
-            pair.append((deltas[seat] - others_mean, times, gain, deltas[seat]))
-        out.append(pair)
+            runs.append(Run(deltas[seat] - others_mean, times, gain, deltas[seat]))
+        out.append(runs)
     return out
 
 
@@ -107,14 +116,22 @@ def main() -> None:
         results = pool.map(_deal, [(i, args.seed) for i in range(args.deals)], chunksize=4)
     names = [f"{args.a} {args.a_settings}", f"{args.b} {args.b_settings}", *more]
     labels = [chr(ord("A") + j) for j in range(len(names))]
-    per = [[statistics.mean(p[j][0] for p in deal) for deal in results] for j in range(len(names))]
-    own = [[statistics.mean(p[j][3] for p in deal) for deal in results] for j in range(len(names))]
-    wins = [[statistics.mean(p[j][2] for p in deal) for deal in results] for j in range(len(names))]
-    times = [sorted(t for deal in results for p in deal for t in p[j][1]) for j in range(len(names))]
+    heroes = range(len(names))
+
+    def per_deal(field: str) -> list[list[float]]:
+        """Per hero, the deal's mean of ``field`` over the four seats."""
+        return [[statistics.mean(getattr(runs[j], field) for runs in deal) for deal in results] for j in heroes]
+
+    per, own, wins = per_deal("vs_others"), per_deal("own"), per_deal("win_gain")
+    times = [sorted(t for deal in results for runs in deal for t in runs[j].times) for j in heroes]
     n = len(results)
 
     def ci(xs):
         return 1.96 * statistics.stdev(xs) / math.sqrt(len(xs))
+
+    def minus_a(series: list[list[float]], j: int) -> list[float]:
+        """Hero ``j``'s figures minus A's, deal by deal."""
+        return [x - y for x, y in zip(series[j], series[0], strict=True)]
 
     def t(xs):
         if not xs:
@@ -129,16 +146,15 @@ def main() -> None:
             f" (its own change {statistics.mean(ys):+.3f}); {t(ts)}"
         )
     for j in range(1, len(names)):
-        diff = [x - y for x, y in zip(per[j], per[0], strict=True)]
-        changed = sum(1 for deal in results for p in deal if p[j][0] != p[0][0])
-        mine = [x - y for x, y in zip(own[j], own[0], strict=True)]
+        diff, mine = minus_a(per, j), minus_a(own, j)
+        changed = sum(1 for deal in results for runs in deal if runs[j].vs_others != runs[0].vs_others)
         print(
             f"  {labels[j]} - A: {statistics.mean(diff):+.3f} ± {ci(diff):.3f} ({changed} of {4 * n} rounds differ);"
             f" its own change {statistics.mean(mine):+.3f} ± {ci(mine):.3f}"
         )
     print("  match-win chance per round (equity model, points of %):")
     for j in range(1, len(names)):
-        diff = [x - y for x, y in zip(wins[j], wins[0], strict=True)]
+        diff = minus_a(wins, j)
         print(
             f"    A {statistics.mean(wins[0]):+.3f}, {labels[j]} {statistics.mean(wins[j]):+.3f},"
             f" {labels[j]} - A {statistics.mean(diff):+.3f} ± {ci(diff):.3f}"
