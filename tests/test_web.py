@@ -230,6 +230,27 @@ def test_reload_and_reconnect(browser: Browser, server: str) -> None:
     page.context.close()
 
 
+def test_a_name_chosen_before_the_connection_opens_is_not_lost(browser: Browser, server: str) -> None:
+    # A slow machine or network: the name is submitted while the socket is not open.  It
+    # used to be dropped without a word (the button did nothing); now it waits and goes out
+    # when the connection opens.
+    page = new_page(browser, viewport={"width": 1280, "height": 900})
+    page.goto(server)
+    expect(page.locator("#conn")).to_have_attribute("data-status", "open")
+    page.context.set_offline(True)
+    page.evaluate("window.sobedesce.drop()")
+    expect(page.locator("#conn")).to_have_attribute("data-status", "reconnecting")
+    name = person()
+    page.fill("#name", name)
+    page.click("#name-form button[type=submit]")
+    expect(page.locator("#name-waiting")).to_contain_text("Not connected yet")
+    expect(page.locator("#playing-as")).to_have_count(0)
+    page.context.set_offline(False)
+    expect(page.locator("#playing-as")).to_contain_text(name)
+    expect(page.locator("#name-waiting")).to_have_count(0)
+    page.context.close()
+
+
 # -- 5. the replay of a finished match -----------------------------------------------------
 
 

@@ -26,7 +26,7 @@ const app = {
   authed: false,
   speed: localStorage.getItem("sobedesce.speed") || (reducedMotion ? "off" : "normal"),
   route: { page: "lobby" },
-  lobby: { tables: [], created: null, nameError: null, among: "people" },
+  lobby: { tables: [], created: null, nameError: null, pendingName: null, among: "people" },
   notice: null,
   conn: null,
   connection: { status: "connecting", seconds: null },
@@ -135,12 +135,17 @@ function onOpen() {
   // after joining again tells whether it was taken.
   app.table.pending = null;
   if (app.player?.token) send({ type: "hello", token: app.player.token });
+  else if (app.lobby.pendingName) send({ type: "hello", name: app.lobby.pendingName });
   render();
 }
 
+// A name chosen while the connection is not open (a slow start, a drop) is not lost: it
+// waits for the connection and goes out from `onOpen`, until the server answers it.
 export function register(name) {
   app.lobby.nameError = null;
+  app.lobby.pendingName = name;
   send({ type: "hello", name });
+  render();
 }
 
 export function forgetPlayer() {
@@ -153,6 +158,7 @@ export function forgetPlayer() {
 const handlers = {
   welcome(message) {
     app.authed = true;
+    app.lobby.pendingName = null;
     if (message.token) app.player = { name: message.player.name, token: message.token };
     else app.player = { ...app.player, name: message.player.name };
     localStorage.setItem("sobedesce.player", JSON.stringify(app.player));
@@ -169,6 +175,7 @@ const handlers = {
       case "bad_name":
       case "name_taken":
         app.lobby.nameError = message.message;
+        app.lobby.pendingName = null;
         break;
       case "stale":
       case "rate_limited":

@@ -47,6 +47,9 @@ export function nameForm(app) {
     h("label", { for: "name" }, t("your_name")),
     h("div", { class: "row" }, input, h("button", { type: "submit", class: "primary", "data-key": "register" }, t("register"))),
     h("p", { class: "help", id: "name-help" }, t("name_help")),
+    app.lobby.pendingName &&
+      app.connection.status !== "open" &&
+      h("p", { class: "help", id: "name-waiting", role: "status" }, t("name_waiting")),
     app.lobby.nameError && h("p", { class: "problem", role: "alert" }, app.lobby.nameError),
   );
 }
