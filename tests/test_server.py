@@ -632,6 +632,22 @@ def test_bad_decisions_and_messages_are_refused_and_change_nothing(make_server: 
         await refused(actor, {"type": "ping", "extra": 1}, "bad_message", naming="extra")
         await refused(actor, {"type": "join", "table": 7}, "bad_message", naming="table")
         await refused(actor, {"type": "create", "seats": ["you"]}, "bad_message", naming="seats")
+        # A wrong type is refused, not converted: "1" is no seat, "yes" is not true.
+        await refused(actor, {"type": "join", "table": table, "seat": "1"}, "bad_message", naming="seat")
+        await refused(actor, {"type": "join", "table": table, "seat": True}, "bad_message", naming="seat")
+        await refused(
+            actor,
+            {"type": "create", "seats": ["you", "open", "easy", "easy"], "private": "yes"},
+            "bad_message",
+            naming="private",
+        )
+        await refused(actor, {"type": "join"}, "bad_message", naming=("table", "code"))
+        deep = '{"type": "ping", "x": ' + "[" * 20000 + "]" * 20000 + "}"
+        await refused(actor, deep, "bad_json", naming="nested")
+        # Saying hello as somebody else from a seat would hand them the seat.
+        await refused(actor, {"type": "hello", "name": unique_name("Other")}, "seated", naming="leave")
+        someone_else = other.token
+        await refused(actor, {"type": "hello", "token": someone_else}, "seated", naming="another player")
         error = await refused(
             actor,
             {"type": "act", "id": "c1", "v": v, "action": {"kind": "play", "card": "1X"}},
@@ -855,6 +871,11 @@ def test_names_empty_too_long_reserved_or_taken_are_refused(make_server: MakeSer
         await refused(client, {"type": "hello", "name": "   "}, "bad_name", naming="empty")
         await refused(client, {"type": "hello", "name": "x" * 25}, "bad_name", naming="24")
         await refused(client, {"type": "hello", "name": "Bot 1 (easy)"}, "bad_name", naming="Bot")
+        # Written with a Cyrillic o, a zero, or on its own, it is still the bots' word.
+        for lookalike in ("B\u043et 1 (easy)", "B0t 2 (hard)", "bot"):
+            await refused(client, {"type": "hello", "name": lookalike}, "bad_name", naming="Bot")
+        # 24 letters, but the store compares "ss" for each ß: refused, not a server error.
+        await refused(client, {"type": "hello", "name": "\u00df" * 24}, "bad_name", naming="count as two")
         await refused(client, {"type": "hello", "name": name}, "name_taken", naming=name)
         await refused(client, {"type": "hello", "name": name.upper()}, "name_taken")
         await refused(client, {"type": "hello", "name": f"  {name.lower()} "}, "name_taken")
@@ -973,9 +994,48 @@ def test_a_person_who_comes_back_after_the_end_sees_how_the_match_ended(make_ser
         assert again.last_sync["type"] == "snapshot"
         assert again.last_sync["state"]["phase"] == "match_over"
         assert again.last_sync["table"]["match_id"] == finished["match_id"]
+        await refused(again, {"type": "hint", "id": "late"}, "not_started", naming="over")
         # Somebody else may not sit at a finished table.
         bruno = await GameClient.person(server, "bruno")
         await refused(bruno, {"type": "join", "table": table}, "no_table")
+
+    run(scenario())
+
+
+def test_open_tables_close_when_nobody_sits_and_a_player_has_at_most_three(make_server: MakeServer) -> None:
+    server = make_server(settings={"pace": 0, "open_for": 0.2})
+
+    async def scenario() -> None:
+        host = await GameClient.person(server, "host")
+        watcher = await GameClient.person(server, "watcher")
+        # Going to another table gives up a seat at one that has not started; left with no
+        # person, it closes (its spectators are told).
+        first = (await host.create(["you", "open", "easy", "easy"]))["id"]
+        await watcher.watch(first)
+        await host.quick("classic", "easy")
+        await watcher.until_type("left")
+        with server.http() as http:
+            info = http.get(f"/api/tables/{first}").json()
+        assert info["status"] == "abandoned", info
+        await host.send({"type": "leave"})
+        await host.until_type("left")
+        # A table its creator does not sit at: nobody seated and connected, it closes after
+        # open_for seconds (0.2 here); the spectator hears of it.
+        waiting = (await host.create(["open", "open", "easy", "easy"]))["id"]
+        await watcher.watch(waiting)
+        await watcher.until_type("left")
+        with server.http() as http:
+            assert all(t["id"] != waiting for t in http.get("/api/tables").json())
+        # At most three tables open or in play a player: three connections of one player, each
+        # seated (so none closes), and a fourth table refused.
+        first_seat = await GameClient.person(server, "patient")
+        seated = [first_seat] + [
+            await GameClient.person(server, f"patient {n}", token=first_seat.token) for n in (2, 3, 4)
+        ]
+        for connection in seated[:3]:
+            await connection.create(["you", "open", "easy", "easy"])
+        rest = seated[3]
+        await refused(rest, {"type": "quick"}, "too_many_tables", naming="3 tables")
 
     run(scenario())
 
@@ -1014,7 +1074,8 @@ def test_the_http_api(make_server: MakeServer) -> None:
         assert created.status_code == 201, created.text
         table = created.json()
         assert table["status"] == "open" and table["rules"] == "table" and table["seats"][0]["name"] == player["name"]
-        assert any(t["id"] == table["id"] for t in http.get("/api/tables").json())
+        # Its only free seat is its creator's: the lobby does not list it (nobody else may sit).
+        assert all(t["id"] != table["id"] for t in http.get("/api/tables").json())
         assert http.get(f"/api/tables/{table['id']}").json()["id"] == table["id"]
         assert http.get("/api/tables/nosuch").status_code == 404
         bad = http.post("/api/tables", json={"seats": ["you", "you", "easy", "easy"]}, headers=auth)
@@ -1022,6 +1083,25 @@ def test_the_http_api(make_server: MakeServer) -> None:
         assert http.post("/api/tables", json={"seats": ["you"]}, headers=auth).status_code == 422
         quick = http.post("/api/quick", json={"level": "easy"}, headers=auth)
         assert quick.status_code == 201 and quick.json()["seats"][1]["level"] == "easy"
+        inviting = http.post("/api/tables", json={"seats": ["you", "open", "easy", "easy"]}, headers=auth)
+        assert inviting.status_code == 201
+        assert any(t["id"] == inviting.json()["id"] for t in http.get("/api/tables").json())
+        # Three tables open or in play: a fourth waits until one is done.
+        fourth = http.post("/api/quick", json={}, headers=auth)
+        assert fourth.status_code == 400 and fourth.json()["code"] == "too_many_tables", fourth.text
+        # As over the WebSocket: a wrong type, an unknown field or a seed is refused, not ignored.
+        for body in ({"seats": ["you", "open", "easy", "easy"], "private": "yes"}, {"level": "easy", "x": 1}):
+            assert (
+                http.post("/api/tables" if "seats" in body else "/api/quick", json=body, headers=auth).status_code
+                == 422
+            )
+        # The seed is taken (this test server allows seeds), as over the WebSocket: here it
+        # meets the limit, which proves it was read rather than dropped as an unknown field.
+        seeded = http.post("/api/tables", json={"seats": ["you", "easy", "easy", "easy"], "seed": "s"}, headers=auth)
+        assert seeded.json()["code"] == "too_many_tables", seeded.text
+        assert http.post("/api/players", json={"name": "ß" * 24}).json()["code"] == "bad_name"
+        assert http.get("/api/matches/99999999999999999999").status_code == 404
+        assert http.get("/api/matches/9223372036854775808/record").status_code == 404
         assert http.get("/api/leaderboard", params={"among": "martians"}).status_code == 422
         assert http.get("/api/players/nobody-at-all/history").status_code == 404
 

@@ -20,7 +20,7 @@ from urllib.parse import urlsplit
 from fastapi import Body, FastAPI, Header, HTTPException, Query, WebSocket, WebSocketDisconnect
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 from sobedesce.core import read_record, summary
 
@@ -94,20 +94,27 @@ class _Bucket:
 Auth = Annotated[str | None, Header(description="Bearer TOKEN, the player's token")]
 
 
-class NewPlayer(BaseModel):
+class _Body(BaseModel):
+    # As over the WebSocket: an unknown field or a wrong type is refused, not ignored or converted.
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+
+class NewPlayer(_Body):
     name: str = Field(max_length=200, examples=["Ana"])
 
 
-class NewTable(BaseModel):
+class NewTable(_Body):
     rules: Literal["classic", "table"] = "classic"
     seats: list[Literal["you", "open", "easy", "hard", "expert"]] = Field(
         min_length=4, max_length=4, examples=[["you", "open", "hard", "easy"]]
     )
     private: bool = False
     clock: float | None = Field(default=None, ge=0.05, le=600)
+    seed: str | None = Field(default=None, max_length=64)
+    """Taken only by a server started with ``--allow-seed`` (tests, benchmarks)."""
 
 
-class QuickTable(BaseModel):
+class QuickTable(_Body):
     rules: Literal["classic", "table"] = "classic"
     level: Literal["easy", "hard", "expert"] = "hard"
 
@@ -233,7 +240,9 @@ def create_app(
     async def create_table(body: NewTable, authorization: Auth = None) -> dict[str, Any]:
         """A new table; sit at it over the WebSocket with ``join``."""
         player = await who(authorization)
-        room = await tables().create(player, body.rules, body.seats, private=body.private, clock=body.clock)
+        room = await tables().create(
+            player, body.rules, body.seats, private=body.private, clock=body.clock, seed=body.seed
+        )
         info = room.public()
         info["invite"] = room.invite_code
         return info
@@ -250,21 +259,24 @@ def create_app(
         joined = member()
         return await joined.table_info(table_id) if joined is not None else await tables().table_info(table_id)
 
+    async def finished_record(match_id: int) -> str:
+        # The store's ids are 64-bit: a larger number names no match (not the database's overflow).
+        text = await tables().read(store.match_record, match_id) if 0 < match_id < 2**63 else None
+        if text is None:
+            raise HTTPException(404, f"no finished match {match_id}")
+        return text
+
     @app.get("/api/matches/{match_id}", tags=["matches"])
     async def match_summary(match_id: int) -> dict[str, Any]:
         """A finished match: players, rounds, final scores, winners and riscos."""
-        text = await tables().read(store.match_record, match_id)
-        if text is None:
-            raise HTTPException(404, f"no finished match {match_id}")
+        text = await finished_record(match_id)
         match = read_record(text)
         return {"match": match_id, "players": list(match.players or ()), "summary": summary(match)}
 
     @app.get("/api/matches/{match_id}/record", tags=["matches"])
     async def match_record(match_id: int) -> Response:
         """The record (docs/record.md) of a finished match; a match in play has none to give."""
-        text = await tables().read(store.match_record, match_id)
-        if text is None:
-            raise HTTPException(404, f"no finished match {match_id}")
+        text = await finished_record(match_id)
         return Response(
             text,
             media_type="application/json",
@@ -402,10 +414,20 @@ async def _handle(client: Client, tables: Tables, message: Any, cluster: Cluster
         client.send({"type": "pong"})
         return
     if isinstance(message, Hello):
+        # A seat here, or (with several processes) a seat at a table another process holds.
+        link = client.link
+        seated = (client.room is not None and client.seat is not None) or (
+            link is not None and link.request.get("type") == "join"
+        )
         if message.token:
-            client.player = await tables.authenticate(message.token)
-            client.send({"type": "welcome", "player": {"id": client.player.id, "name": client.player.name}})
+            player = await tables.authenticate(message.token)
+            if seated and client.player is not None and player.id != client.player.id:
+                raise ServerError("seated", "this connection sits at a table as another player: leave it first")
+            client.player = player
+            client.send({"type": "welcome", "player": {"id": player.id, "name": player.name}})
         elif message.name is not None:
+            if seated:
+                raise ServerError("seated", "this connection sits at a table: leave it before registering a name")
             player, token = await tables.register(message.name)
             client.player = player
             client.send({"type": "welcome", "player": {"id": player.id, "name": player.name}, "token": token})

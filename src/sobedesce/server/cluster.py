@@ -42,7 +42,7 @@ from .protocol import (
     parse_message,
 )
 from .store import Player, TableRow
-from .tables import Client, Room, ServerError, Tables
+from .tables import Client, Room, Seat, ServerError, Tables, listed
 
 __all__ = ["Cluster", "Link", "RemoteClient"]
 
@@ -183,7 +183,11 @@ class Cluster:
     async def list_tables(self) -> list[dict[str, Any]]:
         """Public tables open or in play, whichever process holds them: the store says which
         exist, their owners what is live (who is connected, spectators)."""
-        rows = [r for r in await self.tables.read(self.tables.store.tables, ("open", "playing")) if not r.private]
+        rows = [
+            r
+            for r in await self.tables.read(self.tables.store.tables, ("open", "playing"))
+            if not r.private and listed(r.status, [Seat.from_row(s) for s in r.seats])
+        ]
         live = await self.bus.tables([r.id for r in rows])
         return [self._listing(row, live.get(row.id)) for row in rows]
 

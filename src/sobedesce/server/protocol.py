@@ -72,7 +72,8 @@ class ProtocolError(ValueError):
 
 
 class _Message(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    # Strict: a wrong type is refused, not converted ("1" is not a version, "yes" not true).
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
 
 
 class TrumpChoice(_Message):
@@ -179,6 +180,8 @@ def parse_message(text: str | bytes) -> Any:
         raw = json.loads(text)
     except (ValueError, UnicodeDecodeError) as error:
         raise ProtocolError("bad_json", f"not JSON: {error}") from None
+    except RecursionError:
+        raise ProtocolError("bad_json", "JSON nested too deeply") from None
     if not isinstance(raw, dict):
         raise ProtocolError("bad_message", "a message is a JSON object with a 'type'")
     request_id = raw.get("id") if isinstance(raw.get("id"), str) else None

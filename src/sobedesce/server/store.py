@@ -600,15 +600,14 @@ class Store:
             row = connection.execute(sa.select(t_tables).where(where)).first()
         return None if row is None else _table_row(row)
 
-    def tables(self, statuses: Sequence[str]) -> list[TableRow]:
-        """The tables in any of these statuses, oldest first."""
+    def tables(self, statuses: Sequence[str], created_by: int | None = None) -> list[TableRow]:
+        """The tables in any of these statuses (made by player ``created_by`` if given), oldest first."""
         if not statuses:
             return []
-        query = (
-            sa.select(t_tables)
-            .where(t_tables.c.status.in_(list(statuses)))
-            .order_by(t_tables.c.created_at, t_tables.c.id)
-        )
+        query = sa.select(t_tables).where(t_tables.c.status.in_(list(statuses)))
+        if created_by is not None:
+            query = query.where(t_tables.c.created_by == created_by)
+        query = query.order_by(t_tables.c.created_at, t_tables.c.id)
         with self._transaction() as connection:
             return [_table_row(row) for row in connection.execute(query)]
 

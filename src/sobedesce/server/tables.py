@@ -13,6 +13,8 @@ import asyncio
 import contextlib
 import hashlib
 import itertools
+import logging
+import re
 import secrets
 import unicodedata
 from collections import deque
@@ -36,11 +38,13 @@ from .protocol import (
     seat_state_json,
     stored_action,
 )
-from .store import LeaseLost, NameTaken, Player, SeatResult, Store, TableRow
+from .store import NAME_LENGTH, LeaseLost, NameTaken, Player, SeatResult, Store, StoreError, TableRow
 
 __all__ = ["Client", "Room", "Seat", "ServerError", "Settings", "Tables", "check_name", "hash_token"]
 
 T = TypeVar("T")
+
+log = logging.getLogger(__name__)
 
 NAME_MAX = 24
 
@@ -68,6 +72,10 @@ class Settings:
     """Events a table keeps for clients that reconnect; older gaps get a full snapshot."""
     allow_seed: bool = False
     """Accept a table seed from the creator (reproducible tests and benchmarks only)."""
+    tables_per_player: int = 3
+    """Tables a player may have open or in play at once (each one's bots cost the server time)."""
+    open_for: float = 600.0
+    """An open table with nobody seated and connected at it this long is closed."""
 
 
 def hash_token(token: str) -> str:
@@ -180,6 +188,8 @@ class Room:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     timers: dict[int, asyncio.TimerHandle] = field(default_factory=dict)
     clock_timer: asyncio.TimerHandle | None = None
+    close_timer: asyncio.TimerHandle | None = None
+    """An open table's: it closes when nobody seated comes (``Settings.open_for``)."""
     driving: asyncio.Task[None] | None = None
     epoch: int | None = None
     """With several processes: the epoch of this process's lease on the table (its fencing token)."""
@@ -238,6 +248,7 @@ class Tables:
         # One thread writes, so a table's decisions reach the store in the order applied.
         self._writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sobedesce-store")
         self._lobby = asyncio.Lock()
+        self._closing: set[asyncio.Task[None]] = set()
         self._bots: dict[str, Any] = {}
         self._pending: list[tuple[str, int, dict[str, Any], int, asyncio.Future[None]]] = []
         self._committer: asyncio.Task[None] | None = None
@@ -316,6 +327,8 @@ class Tables:
             for seat in room.people:
                 self._schedule_away(room, seat)
         self.rooms[room.id] = room
+        if room.status == "open":
+            self._schedule_close(room)
         if room.status == "playing":
             if room.driver is not None and room.driver.match.is_over:
                 # Stopped after storing the last decision, before recording the match.
@@ -327,7 +340,7 @@ class Tables:
     def drop(self, room: Room) -> list[Client]:
         """Forget a table this process may no longer change (its lease moved on); the
         connections that were at it."""
-        for handle in [*room.timers.values(), room.clock_timer]:
+        for handle in [*room.timers.values(), room.clock_timer, room.close_timer]:
             if handle is not None:
                 handle.cancel()
         room.timers.clear()
@@ -345,7 +358,7 @@ class Tables:
 
     async def close(self) -> None:
         for room in self.rooms.values():
-            for handle in [*room.timers.values(), room.clock_timer]:
+            for handle in [*room.timers.values(), room.clock_timer, room.close_timer]:
                 if handle is not None:
                     handle.cancel()
             if room.driving is not None:
@@ -416,7 +429,7 @@ class Tables:
 
     def list_tables(self) -> list[dict[str, Any]]:
         """Tables anyone may join or watch: public ones not finished."""
-        return [r.public() for r in self.rooms.values() if not r.private and r.status in ("open", "playing")]
+        return [r.public() for r in self.rooms.values() if not r.private and listed(r.status, r.seats)]
 
     async def create(
         self,
@@ -438,6 +451,13 @@ class Tables:
                 raise ServerError("bad_table", f"a seat is 'you', 'open' or a bot level {LEVELS}, not {spec!r}")
         if seed is not None and not self.settings.allow_seed:
             raise ServerError("bad_table", "this server does not take table seeds")
+        live = await self.read(self.store.tables, ("open", "playing"), created_by=player.id)
+        if len(live) >= self.settings.tables_per_player:
+            raise ServerError(
+                "too_many_tables",
+                f"you have {len(live)} tables open or in play, the most a player may have: "
+                "finish a match, or leave a table before it starts, first",
+            )
         table_seats: list[Seat] = []
         bots = 0
         for spec in seats:
@@ -481,6 +501,8 @@ class Tables:
         self.rooms[room.id] = room
         if all(seat.kind == "bot" for seat in room.seats):
             await self._start(room)  # four bots: a match to watch, started at once
+        else:
+            self._schedule_close(room)  # until its creator (or anyone) sits down
         return room
 
     async def join(
@@ -501,6 +523,8 @@ class Tables:
                 if room.private and code != room.invite_code:
                     raise ServerError("no_table", f"no table {table_id!r}")
                 if room.status != "open":
+                    if room.private:
+                        raise ServerError("table_full", "the match at this private table has begun without you")
                     raise ServerError("table_full", "the match at this table has begun: watch it instead")
                 free = [n for n, s in enumerate(room.seats) if s.kind == "open"]
                 if seat is None:
@@ -516,6 +540,7 @@ class Tables:
                 mine = seat
             elif seat is not None and seat != mine:
                 raise ServerError("seat_taken", f"you already sit at seat {mine} of this table")
+            await self._quit_open_table(client, room)
             self._attach(client, room, mine, since)
             if room.status == "open" and all(s.kind != "open" for s in room.seats):
                 await self._start(room)
@@ -526,8 +551,10 @@ class Tables:
     async def _find(self, table_id: str | None, code: str | None, player_id: int) -> Room:
         """The table to join: open or in play, or finished for someone who sat at it (a
         reload at the end of a match shows the end again)."""
+        if table_id is None and code is None:
+            raise ServerError("bad_message", "join needs the table's id ('table') or an invitation code ('code')")
         if table_id is None:
-            room = next((r for r in self.rooms.values() if code is not None and r.invite_code == code), None)
+            room = next((r for r in self.rooms.values() if r.invite_code == code), None)
             if room is None:
                 raise ServerError("no_table", "no table has that invitation code")
         else:
@@ -556,6 +583,8 @@ class Tables:
             room = await self._finished_room(table_id)
         if room is None or room.private:
             raise ServerError("no_table", f"no table {table_id!r} to watch")
+        async with self._lobby:
+            await self._quit_open_table(client, room)
         self._attach(client, room, None, since)
         self._broadcast_table(room)
         return room
@@ -571,19 +600,67 @@ class Tables:
             return
         async with self._lobby:
             if room.status == "open":
-                room.seats[seat] = Seat("open")
-                await self.write(
-                    self.store.update_table, room.id, seats=[s.to_row() for s in room.seats], epoch=room.epoch
-                )
-                if not room.people:
-                    room.status = "abandoned"
-                    await self.write(self.store.update_table, room.id, status="abandoned", epoch=room.epoch)
-                    self.rooms.pop(room.id, None)
-                    if self.cluster is not None:
-                        await self.cluster.finished(room)
+                await self._open_seat(room, seat)
             elif room.status == "playing":
                 self._set_away(room, seat)
         self._broadcast_table(room)
+
+    async def _open_seat(self, room: Room, seat: int) -> None:
+        """Before the match: a person's seat opens again; a table left with no person closes."""
+        room.seats[seat] = Seat("open")
+        await self.write(self.store.update_table, room.id, seats=[s.to_row() for s in room.seats], epoch=room.epoch)
+        if not room.people:
+            await self._abandon(room)
+
+    async def _abandon(self, room: Room) -> None:
+        room.status = "abandoned"
+        if room.close_timer is not None:
+            room.close_timer.cancel()
+            room.close_timer = None
+        await self.write(self.store.update_table, room.id, status="abandoned", epoch=room.epoch)
+        self.rooms.pop(room.id, None)
+        for client in list(room.clients):
+            client.room = client.seat = None
+            client.send({"type": "left"})
+        room.clients.clear()
+        if self.cluster is not None:
+            await self.cluster.finished(room)
+
+    async def _quit_open_table(self, client: Client, going_to: Room) -> None:
+        """A connection going to another table gives up its seat at a table that has not
+        started, unless another connection of the same person still sits there (under the
+        lobby's lock)."""
+        room, seat = client.room, client.seat
+        if room is None or room is going_to or seat is None or room.status != "open":
+            return
+        self.detach(client)
+        if not room.connected(seat):
+            await self._open_seat(room, seat)
+            self._broadcast_table(room)
+
+    def _schedule_close(self, room: Room) -> None:
+        """An open table with nobody seated and connected closes after ``open_for`` seconds."""
+        if room.close_timer is not None or room.status != "open":
+            return
+        if any(c.seat is not None and not c.closed for c in room.clients):
+            return
+        loop = asyncio.get_running_loop()
+        room.close_timer = loop.call_later(self.settings.open_for, self._close_expired, room)
+
+    def _close_expired(self, room: Room) -> None:
+        room.close_timer = None
+        if room.status == "open" and not any(c.seat is not None and not c.closed for c in room.clients):
+            task = asyncio.get_running_loop().create_task(self._close_unattended(room))
+            self._closing.add(task)
+            task.add_done_callback(self._closing.discard)
+
+    async def _close_unattended(self, room: Room) -> None:
+        async with self._lobby:
+            if room.status == "open" and not any(c.seat is not None and not c.closed for c in room.clients):
+                try:
+                    await self._abandon(room)
+                except (StoreError, LeaseLost):
+                    log.warning("could not close the unattended table %s", room.id, exc_info=True)
 
     def _attach(self, client: Client, room: Room, seat: int | None, since: int | None) -> None:
         if client.room is not None and (client.room is not room or client.seat != seat):
@@ -592,6 +669,9 @@ class Tables:
             self.detach(client)
         client.room, client.seat = room, seat
         room.clients.add(client)
+        if seat is not None and room.close_timer is not None:
+            room.close_timer.cancel()
+            room.close_timer = None
         if seat is not None:
             timer = room.timers.pop(seat, None)
             if timer is not None:
@@ -615,6 +695,8 @@ class Tables:
         room.clients.discard(client)
         if seat is not None and room.status == "playing" and not room.connected(seat):
             self._schedule_away(room, seat)
+        if seat is not None and room.status == "open":
+            self._schedule_close(room)
         self._broadcast_table(room)
         self._forget_if_done(room)
 
@@ -665,6 +747,9 @@ class Tables:
 
     async def _start(self, room: Room) -> None:
         room.status = "playing"
+        if room.close_timer is not None:
+            room.close_timer.cancel()
+            room.close_timer = None
         self._new_driver(room)
         await self.write(
             self.store.update_table,
@@ -715,6 +800,8 @@ class Tables:
             raise ServerError("not_seated", "sit at a table in play first")
         async with room.lock:
             driver = room.driver
+            if driver.match.is_over:
+                raise ServerError("not_started", "the match is over")
             if driver.to_act != seat:
                 raise ServerError("not_your_turn", "a hint is for your own turn")
             options = await asyncio.to_thread(driver.hint, seat)
@@ -745,7 +832,9 @@ class Tables:
             if due is None:
                 self._arm_clock(room)
                 return
-            if self.settings.pace > 0:
+            if self.settings.pace > 0 and room.clients:
+                # The pause is for people following the table; with nobody connected (every
+                # person away, no spectator) the bots play the match out at once.
                 await asyncio.sleep(self.settings.pace)
             async with room.lock:
                 if self._automatic(room) != due:
@@ -1001,9 +1090,41 @@ def check_name(name: str) -> str:
         raise ServerError("bad_name", f"a name has at most {NAME_MAX} characters, not {len(clean)}")
     if any(unicodedata.category(ch)[0] == "C" for ch in clean):
         raise ServerError("bad_name", "a name may not hold control characters")
-    if clean.casefold().startswith("bot ") or clean.casefold().startswith("bot("):
+    if len(clean.casefold()) > NAME_LENGTH:
+        # The store compares names without case: ß counts as "ss", İ as "i̇".
+        raise ServerError("bad_name", f"a name has at most {NAME_MAX} characters, and ß, İ and the like count as two")
+    if _looks_like_a_bot(clean):
         raise ServerError("bad_name", "names starting with 'Bot' are kept for the bots")
     return clean
+
+
+# Letters drawn like b, o and t (Cyrillic, Greek, digits), so that no person passes for a bot.
+_BOT_LOOKALIKES = str.maketrans(
+    {
+        "\u0432": "b",  # Cyrillic ve
+        "\u044c": "b",  # Cyrillic soft sign
+        "\u03b2": "b",  # Greek beta
+        "\u043e": "o",  # Cyrillic o
+        "\u03bf": "o",  # Greek omicron
+        "\u0585": "o",  # Armenian oh
+        "0": "o",
+        "\u0442": "t",  # Cyrillic te
+        "\u03c4": "t",  # Greek tau
+    }
+)
+_BOT_WORD = re.compile(r"bot(?![^\W\d_])")
+
+
+def _looks_like_a_bot(name: str) -> bool:
+    """Whether ``name`` starts with the word Bot, however it is written (other scripts'
+    letters drawn alike, full-width or accented letters, a zero for the o)."""
+    plain = "".join(ch for ch in unicodedata.normalize("NFKD", name) if not unicodedata.combining(ch))
+    return _BOT_WORD.match(plain.casefold().translate(_BOT_LOOKALIKES)) is not None
+
+
+def listed(status: str, seats: Sequence[Seat]) -> bool:
+    """Whether the lobby lists a table: in play, or open with a seat anyone may take."""
+    return status == "playing" or (status == "open" and any(seat.kind == "open" for seat in seats))
 
 
 def _now() -> datetime:
