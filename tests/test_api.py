@@ -12,7 +12,19 @@ import re
 import pytest
 
 from sobedesce.cli.bench import engine_build
-from sobedesce.core import Match, Phase, Round
+from sobedesce.core import (
+    SIT_OUT,
+    Action,
+    Exchange,
+    IllegalActionError,
+    Match,
+    NameTrump,
+    Phase,
+    Play,
+    Round,
+    round_from_view,
+    seat_view,
+)
 
 PACKAGES = ["sobedesce.core", "sobedesce.bots", "sobedesce.arena", "sobedesce.table", "sobedesce.terminal"]
 
@@ -89,10 +101,208 @@ def test_match_methods_show_in_help() -> None:
 
 def test_a_round_is_built_only_by_its_constructors() -> None:
     match, current = _round_in_play()
-    from sobedesce.core import round_from_view, seat_view
-
     view = seat_view(match, current.to_act)
     hands = list(current.hands)
     rebuilt = round_from_view(view, hands, current.stock)
     assert rebuilt.to_act == current.to_act and rebuilt.legal_cards() == current.legal_cards()
     assert rebuilt.tricks == current.tricks and rebuilt.trump == current.trump and rebuilt.deck is None
+
+
+# -- what the public entry points refuse, and how they say it -------------------------------
+
+_CARD = r"needs a card \(an int 0-39 from the core's card functions\), not "
+_SUIT = r"NameTrump needs a suit \(a Suit, or an int 0-3; NameTrump\.of reads a letter\), not "
+
+
+@pytest.mark.parametrize(
+    ("make", "error", "message"),
+    [
+        (lambda: Play("AS"), TypeError, "^Play " + _CARD + "'AS'$"),
+        (lambda: Play(99), ValueError, "^Play " + _CARD + "99$"),
+        (lambda: Play(-1), ValueError, "^Play " + _CARD + "-1$"),
+        (lambda: Play(True), TypeError, "^Play " + _CARD + "True$"),
+        (lambda: Play(2.0), TypeError, "^Play " + _CARD + "2.0$"),
+        (lambda: Play.of(-1), ValueError, "^Play " + _CARD + "-1$"),
+        (lambda: NameTrump("H"), TypeError, "^" + _SUIT + "'H'$"),
+        (lambda: NameTrump(True), TypeError, "^" + _SUIT + "True$"),
+        (lambda: NameTrump(4), ValueError, "^" + _SUIT + "4$"),
+        (lambda: NameTrump.of(-1), ValueError, "^" + _SUIT + "-1$"),
+        (lambda: Exchange(("AS",)), TypeError, "^Exchange " + _CARD + "'AS'$"),
+        (lambda: Exchange((3, 40)), ValueError, "^Exchange " + _CARD + "40$"),
+        # (Compiled by mypyc, the constructor's own check of a tuple says it first.)
+        (
+            lambda: Exchange("2C 3C"),
+            TypeError,
+            r"^Exchange needs a tuple of cards \(Exchange\.of reads|tuple object expected",
+        ),
+        (lambda: Exchange.of([5, -1]), ValueError, "^Exchange " + _CARD + "-1$"),
+    ],
+    ids=[
+        "Play('AS')",
+        "Play(99)",
+        "Play(-1)",
+        "Play(True)",
+        "Play(2.0)",
+        "Play.of(-1)",
+        "NameTrump('H')",
+        "NameTrump(True)",
+        "NameTrump(4)",
+        "NameTrump.of(-1)",
+        "Exchange(('AS',))",
+        "Exchange((3, 40))",
+        "Exchange('2C 3C')",
+        "Exchange.of([5, -1])",
+    ],
+)
+def test_a_malformed_action_cannot_be_made(make, error, message) -> None:
+    """An action is checked when it is made, so that applying it needs no check; before, these
+    reached ``apply`` and failed there with an IndexError, a negative shift count, a TypeError,
+    or (``NameTrump(True)``) named Hearts."""
+    with pytest.raises(error, match=message):
+        make()
+
+
+def test_actions_made_from_indices_are_the_shared_ones() -> None:
+    from sobedesce.core import CARDS, Suit
+
+    assert NameTrump(1).suit is Suit.HEARTS and str(NameTrump(1)) == "H"
+    assert Play(5).card is CARDS[5] and str(Play(5)) == "QS"
+    assert Exchange((5, 1)).discard == (CARDS[5], CARDS[1]) and Exchange((5, 1)) == Exchange.of("QS 3S")
+    assert all(type(card) is type(CARDS[0]) for card in Exchange((5, 1)).discard)
+
+
+# What apply says of a value that is no action; compiled by mypyc, the method's own check of its
+# argument's type says it first when the value is not an ``Action`` at all.
+NOT_AN_ACTION = r"^apply needs an action \(a NameTrump, TurnUp, SitOut, Exchange or Play|Action object expected"
+
+
+def test_apply_refuses_what_is_no_action_of_the_game() -> None:
+    match, current = _round_in_play()
+    before = current.hands
+    for thing in ("AS", None, 7, Action()):
+        with pytest.raises(TypeError, match=NOT_AN_ACTION):
+            match.apply(thing)  # type: ignore[arg-type]
+        with pytest.raises(TypeError, match=NOT_AN_ACTION):
+            current.apply(thing)  # type: ignore[arg-type]
+    # A ``Play`` altered after it was made (only by going round the frozen dataclass) is refused
+    # as illegal, naming the card, and changes nothing.
+    altered = Play.of("AS")
+    altered = Play(altered.card)
+    object.__setattr__(altered, "card", 99)
+    with pytest.raises(IllegalActionError, match=r"Play needs a card .*, not 99"):
+        match.apply(altered)
+    assert current.hands == before and current.phase == Phase.PLAY
+
+
+def test_seat_view_names_the_seat_it_needs() -> None:
+    match, _ = _round_in_play()
+    for seat in ("0", 1.0, None):
+        with pytest.raises(TypeError, match=r"seat|int"):
+            seat_view(match, seat)  # type: ignore[arg-type]
+    for seat in (-1, 4):
+        with pytest.raises(ValueError, match=r"^seat must be 0-3"):
+            seat_view(match, seat)
+
+
+def test_exchange_choices_index_like_a_tuple() -> None:
+    """The lazy sequence of legal exchanges answers every index as the tuple of its items does:
+    before, ``choices[-len - 1]`` gave an item and ``choices[1.9]``, ``choices["2"]`` were read."""
+    match = Match("classic")
+    match.deal(rng=random.Random(4))
+    match.apply(match.legal_actions()[0])
+    choices = match.legal_actions()
+    assert match.phase == Phase.EXCHANGE
+    items = tuple(choices)
+    n = len(choices)
+    assert n == len(items) > 1
+    for index in range(-n, n):
+        assert choices[index] == items[index], index
+    for index in (-n - 1, -n - 5, n, n + 3):
+        with pytest.raises(IndexError):
+            items[index]
+        with pytest.raises(IndexError):
+            choices[index]
+    for index in (1.9, "2", None, 1.0):
+        with pytest.raises(TypeError):
+            items[index]  # type: ignore[index]
+        with pytest.raises(TypeError):
+            choices[index]  # type: ignore[call-overload]
+    assert choices[True] == items[True]
+    assert list(choices[1:4]) == list(items[1:4]) and list(choices[::-1]) == list(items[::-1])
+    assert (SIT_OUT in choices) == (SIT_OUT in items)
+
+
+def _position(current: Round, **changes: object) -> Round:
+    """``Round.from_position`` with the facts of ``current``, some of them changed."""
+    facts: dict[str, object] = {
+        "dealer": current.dealer,
+        "scores": current.scores,
+        "streaks": current.streaks,
+        "trump": int(current.trump) if current.trump is not None else -1,
+        "turned_card": current.turned_card,
+        "hands": current.hands,
+        "stock": current.stock,
+        "active": [-1 if a is None else int(a) for a in current.active],
+        "discards": current.discards,
+        "tricks": current.tricks,
+        "leaders": current.leaders,
+        "tricks_won": current.tricks_won,
+    }
+    facts.update(changes)
+    return Round.from_position(current.rules, **facts)  # type: ignore[arg-type]
+
+
+def _lowest(mask: int) -> int:
+    return mask & -mask
+
+
+def test_a_position_no_deal_could_reach_is_refused() -> None:
+    """``Round.from_position`` and ``round_from_view`` refuse a position no deal could reach
+    (before, they built it, and the round went wrong later or never)."""
+    match = Match("classic")
+    current = match.deal(rng=random.Random(4))
+    while match.phase != Phase.PLAY:  # a suit, then every seat plays, discarding one card
+        legal = match.legal_actions()
+        match.apply(next((a for a in legal if isinstance(a, Exchange) and len(a.discard) == 1), legal[0]))
+    for _ in range(3):  # a trick under way
+        match.apply(match.legal_actions()[0])
+    seat = current.to_act
+    assert seat is not None and current.tricks[-1]
+    view = seat_view(match, seat)
+    hands = list(current.hands)
+    stock = current.stock
+    rebuilt = round_from_view(view, hands, stock)
+    assert rebuilt.to_act == current.to_act and rebuilt.legal_cards() == current.legal_cards()
+    other = next(s for s in range(4) if s != seat and current.active[s])
+    played = current.tricks[-1][0]
+
+    def refused(message: str, hands: list[int] = hands, stock: object = stock) -> None:
+        with pytest.raises(ValueError, match=message):
+            round_from_view(view, hands, stock)  # type: ignore[arg-type]
+
+    twice = list(hands)
+    twice[other] |= _lowest(hands[seat])  # a card of the viewer given to another seat too
+    refused(rf"is held by seat {min(seat, other)} and held by seat {max(seat, other)}", twice)
+    held_and_played = list(hands)
+    held_and_played[other] |= 1 << played
+    refused(rf"{played} is held by seat {other} and played", held_and_played)
+    held_and_stocked = list(hands)
+    held_and_stocked[other] |= 1 << stock[0]
+    refused(rf"{stock[0]} is held by seat {other} and in the stock", held_and_stocked)
+    assert len(stock) == 16
+    refused(rf"{played} is in the stock and played", hands, (*stock[1:], played))
+    short = list(hands)
+    short[other] ^= _lowest(hands[other])  # a card gone from a seat that plays
+    refused(rf"seat {other} plays and has played \d cards: it holds \d, not \d", short)
+    refused(r"the stock holds 16 cards \(20 less the 4 drawn\), not 15", hands, stock[1:])
+    refused(r"hands: must hold four masks", hands[:3])
+    # From the facts of a round directly.
+    assert _position(current).to_act == current.to_act
+    with pytest.raises(ValueError, match=r"tricks_won: the tricks played give"):
+        _position(current, tricks_won=(5, 0, 0, 0))
+    with pytest.raises(ValueError, match=r"leaders\[0\]: must be seat \d, the first leader"):
+        _position(current, leaders=[(current.leaders[0] + 1) % 4, *current.leaders[1:]])
+    with pytest.raises(TypeError, match=r"stock\[0\]: must be a card"):
+        _position(current, stock=("AS", *current.stock[1:]))
+    with pytest.raises(ValueError, match=r"trump: must be 0 to 3, not 7"):
+        _position(current, trump=7)

@@ -27,7 +27,7 @@ from sobedesce.arena import ArenaError, BotFailure, deal_deck, plan_jobs, run_ar
 from sobedesce.bots.oracle import OracleSeat
 from sobedesce.cli.main import main
 from sobedesce.core import Card, Match, Phase, Round, SeatView, read_record
-from sobedesce.core.actions import SIT_OUT, Exchange
+from sobedesce.core.actions import SIT_OUT, Action, Exchange, NameTrump, Play
 
 TIMING = ("decision_ms_median", "decision_ms_p99")
 
@@ -210,6 +210,63 @@ def test_illegal_action_is_reported(monkeypatch, capsys):
     assert main(["arena", "--bots", "random,cheat,random,random", "--deals", "20", "--jobs", "1"]) == 1
     err = capsys.readouterr().err
     assert "cheat" in err and "broke the rules" in err and "Traceback" not in err
+
+
+def _altered(action, field: str, value):
+    """``action`` with a field set past its constructor's check (round the frozen dataclass)."""
+    object.__setattr__(action, field, value)
+    return action
+
+
+_CARD = r"needs a card \(an int 0-39 from the core's card functions\), not "
+
+
+@pytest.mark.parametrize(
+    ("phase", "make", "message"),
+    [
+        (Phase.PLAY, lambda: Play(99), r"raised ValueError: Play " + _CARD + "99"),
+        (Phase.PLAY, lambda: Play(-1), r"raised ValueError: Play " + _CARD + "-1"),
+        (Phase.PLAY, lambda: Play("AS"), r"raised TypeError: Play " + _CARD + "'AS'"),
+        (Phase.TRUMP, lambda: NameTrump("H"), r"raised TypeError: NameTrump needs a suit .*, not 'H'"),
+        (Phase.TRUMP, lambda: NameTrump(True), r"raised TypeError: NameTrump needs a suit .*, not True"),
+        (Phase.EXCHANGE, lambda: Exchange(("AS",)), r"raised TypeError: Exchange " + _CARD + "'AS'"),
+        (Phase.PLAY, Action, r"broke the rules: .*Action.* cannot be applied: TypeError: apply needs an action"),
+        (Phase.PLAY, lambda: _altered(Play(0), "card", "AS"), r"broke the rules: .* cannot be applied: TypeError"),
+        (Phase.PLAY, lambda: _altered(Play(0), "card", 99), r"broke the rules: 99 is illegal: Play " + _CARD + "99"),
+        (Phase.TRUMP, lambda: _altered(NameTrump(0), "suit", 7), r"broke the rules: .* is illegal: not a suit: 7"),
+    ],
+    ids=[
+        "Play(99)",
+        "Play(-1)",
+        "Play('AS')",
+        "NameTrump('H')",
+        "NameTrump(True)",
+        "Exchange(('AS',))",
+        "Action()",
+        "altered-card-AS",
+        "altered-card-99",
+        "altered-suit-7",
+    ],
+)
+def test_a_malformed_action_is_reported_like_an_illegal_one(monkeypatch, capsys, phase, make, message):
+    """A bot whose answer is no well-made action voids its round with one line, and the other
+    games finish: before, ``Play(99)`` ended the whole arena with an IndexError from the core."""
+
+    class Malformed:
+        name = "malformed"
+
+        def act(self, view, rng):
+            return make() if view.phase == phase else rng.choice(view.legal_actions)
+
+    monkeypatch.setitem(bots_module.BOTS, "malformed", Malformed)
+    with pytest.raises(BotFailure, match=r"'malformed' \(entry 1 of --bots, at seat \d\) " + message) as caught:
+        run_arena(["random", "malformed", "random", "random"], deals=4, seed=1, jobs=1)
+    failure = caught.value
+    assert failure.result is not None and failure.result.rounds == 16
+    assert failure.errors and all("'malformed' (entry 1" in line and "\n" not in line for line in failure.errors)
+    assert main(["arena", "--bots", "random,malformed,random,random", "--deals", "4", "--jobs", "1"]) == 1
+    err = capsys.readouterr().err
+    assert "malformed" in err and "Traceback" not in err
 
 
 class ClaimsOmniscience:

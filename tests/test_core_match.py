@@ -18,6 +18,8 @@ from sobedesce.core import (
     SitOut,
     Suit,
     check_deck,
+    dumps_record,
+    read_record,
     riscos_for,
     seat_view,
 )
@@ -142,3 +144,63 @@ def test_copy_is_independent() -> None:
     clone.apply(clone.legal_actions()[0])
     assert match.phase == Phase.TRUMP
     assert clone.phase == Phase.EXCHANGE
+
+
+@pytest.mark.parametrize(
+    ("arguments", "error", "message"),
+    [
+        ({"players": ["Ana", "Bruno", "Carla"]}, ValueError, r"^players: must be four names"),
+        ({"players": [1, 2, 3, 4]}, ValueError, r"^players: must be four names"),
+        ({"players": "Ana"}, ValueError, r"^players: must be four names"),
+        ({"scores": [20, 20, 20]}, ValueError, r"^scores: must hold four scores"),
+        ({"scores": [20, 20, 20, 20, 20]}, ValueError, r"^scores: must hold four scores"),
+        ({"scores": [20, "20", 20, 20]}, TypeError, r"^scores\[1\]: must be a whole number, not '20'"),
+        ({"scores": [20, 20, 20.0, 20]}, TypeError, r"^scores\[2\]: must be a whole number"),
+        ({"scores": 20}, TypeError, r"^scores: must hold four scores"),
+        ({"sat_out_before": [0, -1, 0, 0]}, ValueError, r"^sat_out_before\[1\]: must be 0 to 2, not -1$"),
+        ({"sat_out_before": [0, 0, 0, 5]}, ValueError, r"^sat_out_before\[3\]: must be 0 to 2, not 5$"),
+        ({"sat_out_before": [0, 0, 0]}, ValueError, r"^sat_out_before: must hold four counts"),
+        ({"sat_out_before": [0, 0, True, 0]}, TypeError, r"^sat_out_before\[2\]: must be a whole number"),
+    ],
+)
+def test_match_checks_its_arguments_as_the_record_reader_does(arguments, error, message) -> None:
+    """A match refuses what a record could not hold, worded as read_record words it."""
+    with pytest.raises(error, match=message):
+        Match("classic", **arguments)
+
+
+def test_a_match_from_good_arguments_writes_a_record_that_reads_back() -> None:
+    match = Match(
+        "classic", players=("Ana", "Bruno", "Carla", "Duarte"), scores=[3, 20, 9, 1], sat_out_before=[2, 0, 1, 0]
+    )
+    again = read_record(dumps_record(match))
+    assert (again.players, again.initial_scores, again.initial_streaks) == (
+        ("Ana", "Bruno", "Carla", "Duarte"),
+        (3, 20, 9, 1),
+        (2, 0, 1, 0),
+    )
+    with pytest.raises(ValueError, match="players: must be four names"):
+        match.players = ["Ana"]
+
+
+# Compiled by mypyc, a method checks its arguments' declared types itself, and says so first.
+NOT_AN_ACTION = r"^apply needs an action \(a NameTrump, TurnUp, SitOut, Exchange or Play|Action object expected"
+
+
+def test_apply_and_deal_name_the_type_they_need() -> None:
+    match = Match("classic")
+    for nothing in ("S", None, 3):  # before the first deal, and with a round in play
+        with pytest.raises(TypeError, match=NOT_AN_ACTION):
+            match.apply(nothing)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match=r"rng must be a random\.Random, not 5"):
+        match.deal(rng=5)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match=r"deck must be a sequence of the 40 cards"):
+        match.deal((card for card in _deck(0)), dealer=0)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match=r"dealer must be a seat, an int 0-3, not '0'|int or None object expected"):
+        match.deal(_deck(0), dealer="0")  # type: ignore[arg-type]
+    assert match.phase == Phase.DEAL and not match.rounds
+    match.deal(_deck(0), dealer=0)
+    for nothing in ("S", None, Suit.SPADES):
+        with pytest.raises(TypeError, match=NOT_AN_ACTION):
+            match.apply(nothing)  # type: ignore[arg-type]
+    assert match.phase == Phase.TRUMP and match.current_seat == 1

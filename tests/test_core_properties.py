@@ -92,7 +92,8 @@ def custom_params(draw: st.DrawFn) -> Params:
         seed=draw(st.integers(0, 2**32 - 1)),
         sit_bias=draw(st.sampled_from([0.0, 0.3, 0.7, 0.95])),
         scores=scores,  # type: ignore[arg-type]
-        streaks=draw(st.tuples(*[st.integers(0, 3)] * 4)),
+        # A streak is at most the rule set's limit (a seat that sat out that many rounds must play).
+        streaks=draw(st.tuples(*[st.integers(0, rules.get("max_sit_outs_in_row", 2))] * 4)),
     )
 
 

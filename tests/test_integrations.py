@@ -127,7 +127,92 @@ def test_pettingzoo_random_agents_and_rewards():
     assert [totals[a] for a in raw.possible_agents] == pytest.approx(expected)
 
 
+@pytest.mark.parametrize(
+    ("arguments", "error", "message"),
+    [
+        ({"max_rounds": 0}, ValueError, "max_rounds must be at least 1, not 0"),
+        ({"max_rounds": -3}, ValueError, "max_rounds must be at least 1, not -3"),
+        ({"max_rounds": "x"}, TypeError, "max_rounds must be a whole number, not 'x'"),
+        ({"max_rounds": 2.5}, TypeError, "max_rounds must be a whole number, not 2.5"),
+    ],
+)
+def test_pettingzoo_refuses_bad_settings(arguments, error, message):
+    pytest.importorskip("pettingzoo", reason="needs the [rl] extra: pip install 'sobe-e-desce[rl]'")
+    from sobedesce.integrations import pettingzoo as pz
+
+    with pytest.raises(error, match=message):
+        pz.raw_env(episode="match", **arguments)
+    with pytest.raises(error, match=message):
+        pz.env(episode="match", **arguments)
+
+
+def test_pettingzoo_step_takes_whole_numbers_only():
+    """``step(3.7)`` was read as 3; a float or a bool is refused, numpy's integers are taken."""
+    pytest.importorskip("pettingzoo", reason="needs the [rl] extra: pip install 'sobe-e-desce[rl]'")
+    import numpy as np
+
+    from sobedesce.integrations import pettingzoo as pz
+
+    raw = pz.raw_env(rules="classic")
+    raw.reset(seed=1)
+    before = raw.match.copy()
+    for action in (3.7, 3.0, np.float64(3.0), True, "3"):
+        with pytest.raises(TypeError, match=r"an action is a whole number 0-77"):
+            raw.step(action)
+    assert raw.match.phase == before.phase == Phase.TRUMP and raw.match.current_seat == before.current_seat
+    raw.step(np.int64(3))  # Clubs
+    assert raw.match.round.trump is not None and int(raw.match.round.trump) == 3
+
+
 # -- OpenSpiel -------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("params", "message"),
+    [
+        ({"scores": "0_20_20_20"}, r"scores must each be above the target score 0"),
+        ({"scores": "20_-4_20_20"}, r"scores must each be above the target score 0"),
+        ({"scores": "20_20_20"}, r"scores needs four whole numbers joined by _"),
+        ({"scores": "a_b_c_d"}, r"scores needs four whole numbers joined by _"),
+        ({"streaks": "0_5_0_0"}, r"streaks must each be 0 to 2"),
+        ({"streaks": "0_-1_0_0"}, r"streaks must each be 0 to 2"),
+        ({"episode": "match", "max_rounds": 0}, r"max_rounds must be at least 1, not 0"),
+        ({"episode": "match", "max_rounds": -5}, r"max_rounds must be at least 1, not -5"),
+        ({"max_rounds": 0}, r"max_rounds must be at least 1, not 0"),
+        ({"dealer": 4}, r"dealer must be 0 to 3, not 4"),
+    ],
+)
+def test_openspiel_refuses_bad_parameters_at_load(params, message):
+    """Before, ``scores`` of 0 loaded a game whose first state was terminal (``returns()`` then
+    failed on an assertion), and ``max_rounds`` of 0 or less was taken."""
+    pyspiel = pytest.importorskip(
+        "pyspiel", reason="needs the [openspiel] extra: pip install 'sobe-e-desce[openspiel]'"
+    )
+    from sobedesce.integrations import openspiel as so
+
+    with pytest.raises(ValueError, match=message):
+        pyspiel.load_game(so.GAME_NAME, params)
+
+
+def test_openspiel_chance_deals_each_card_once():
+    """A chance outcome that is no card, or a card dealt already, is refused at once (it used
+    to be taken, and the deal failed 39 chance nodes later)."""
+    pyspiel = pytest.importorskip(
+        "pyspiel", reason="needs the [openspiel] extra: pip install 'sobe-e-desce[openspiel]'"
+    )
+    from sobedesce.integrations import openspiel as so
+
+    state = pyspiel.load_game(so.GAME_NAME).new_initial_state()
+    with pytest.raises(ValueError, match=r"chance outcome 40 is not a card"):
+        state.apply_action(40)
+    state.apply_action(7)
+    with pytest.raises(ValueError, match=r"chance outcome 7 is dealt already"):
+        state.apply_action(7)
+    assert state.history() == [7] and len(state.chance_outcomes()) == 39
+    for card in range(40):
+        if card != 7:
+            state.apply_action(card)
+    assert not state.is_chance_node() and state.current_player() == 1
 
 
 @pytest.mark.parametrize("rules", PRESETS)

@@ -193,6 +193,7 @@ MALFORMED: dict[str, str | bytes] = {
     "scores-wrong-length": json.dumps(_variant(scores=[20, 20, 20])),
     "scores-text": json.dumps(_variant(scores=["20", 20, 20, 20])),
     "sat-out-negative": json.dumps(_variant(sat_out_before=[0, -1, 0, 0])),
+    "sat-out-beyond-the-limit": json.dumps(_variant(sat_out_before=[0, 3, 0, 0])),
     "rounds-not-list": json.dumps(_variant(rounds={"dealer": 3})),
     "dealer-text": json.dumps(_variant(round_dealer="3")),
     "dealer-out-of-range": json.dumps(_variant(round_dealer=4)),

@@ -18,7 +18,7 @@ import hashlib
 import math
 import random
 import time
-from collections.abc import Generator
+from collections.abc import Callable, Generator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -214,7 +214,7 @@ def _dispatch(
 ) -> None:
     """Call the seats until the referee is done.  Its locals are the seats, the request being
     answered (the seat's own view and generator) and the counters; a bot's answer goes
-    straight back to the referee and is never kept here, so the next bot cannot see it."""
+    straight back to the referee and is never kept here, so the next bot does not find it here."""
     request = next(referee, None)
     while request is not None:
         seat, shown, rng = request
@@ -249,8 +249,17 @@ def _ask(
     bucket = time_bucket(spent)
     hist[bucket] = hist.get(bucket, 0) + 1
     if not isinstance(action, Action):
-        return _Refusal(f"broke the rules: returned {action!r}, which is not an action")
+        return _Refusal(f"broke the rules: returned {_text(repr, action)}, which is not an action")
     return action
+
+
+def _text(how: Callable[[object], str], value: object) -> str:
+    """``how(value)`` (``str`` or ``repr``), or the plain ``object`` repr when the value's own
+    method raises: a bot's answer is described in a report, never allowed to end the job."""
+    try:
+        return how(value)
+    except Exception:
+        return object.__repr__(value)
 
 
 def _referee(spec: JobSpec, oracles: frozenset[int], result: JobResult) -> Generator[_Request, Action | _Refusal, None]:
@@ -284,7 +293,14 @@ def _referee(spec: JobSpec, oracles: frozenset[int], result: JobResult) -> Gener
                     match.apply(answer)
                     continue
                 except IllegalActionError as error:
-                    failure = f"bot {_who(spec, seat)} broke the rules: {answer} is illegal: {error.reason}"
+                    failure = f"bot {_who(spec, seat)} broke the rules: {_text(str, answer)} is illegal: {error.reason}"
+                except Exception as error:
+                    # An action that is none of the game's, or whose own methods raise: the
+                    # bot's failure like any other, reported without a traceback.
+                    failure = (
+                        f"bot {_who(spec, seat)} broke the rules: {_text(repr, answer)} cannot be applied:"
+                        f" {type(error).__name__}: {error}"
+                    )
             break
         if failure is not None:
             # The round is void and its match abandoned; the job goes on with a fresh match.

@@ -32,7 +32,7 @@ def forced_action(view: SeatView) -> Action | None:
 
 @runtime_checkable
 class Bot(Protocol):
-    """A player.  ``act`` must return one of ``view.legal_actions``; it never sees hidden cards."""
+    """A player.  ``act`` must return one of ``view.legal_actions``; it is never handed hidden cards."""
 
     name: str
 

@@ -32,6 +32,29 @@ KIND_TURN: Final = 2
 KIND_SIT_OUT: Final = 3
 KIND_EXCHANGE: Final = 4
 KIND_PLAY: Final = 5
+_SUITS: Final = tuple(Suit)
+
+
+def _card_error(what: str, value: object) -> TypeError | ValueError:
+    """The error for ``value`` given where ``what`` needs a card: a ``TypeError`` for a value
+    of another type, a ``ValueError`` for an int out of range."""
+    text = f"{what} needs a card (an int 0-39 from the core's card functions), not {value!r}"
+    return ValueError(text) if isinstance(value, int) and not isinstance(value, bool) else TypeError(text)
+
+
+def _checked_card(what: str, value: object) -> Card:
+    """The shared ``Card`` of ``value``, an int 0-39 (not a bool); else :func:`_card_error`."""
+    if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < 40:
+        return CARDS[value]
+    raise _card_error(what, value)
+
+
+def _checked_suit(value: object) -> Suit:
+    """The :class:`Suit` of ``value``, a suit or an int 0-3 (not a bool)."""
+    if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < 4:
+        return _SUITS[value]
+    text = f"NameTrump needs a suit (a Suit, or an int 0-3; NameTrump.of reads a letter), not {value!r}"
+    raise ValueError(text) if isinstance(value, int) and not isinstance(value, bool) else TypeError(text)
 
 
 class IllegalActionError(ValueError):
@@ -63,13 +86,17 @@ class NameTrump(Action):
 
     suit: Suit
 
+    def __post_init__(self) -> None:
+        # Checked once here, so that applying it needs no check: a suit, or its index.
+        object.__setattr__(self, "suit", _checked_suit(self.suit))
+
     def __str__(self) -> str:
         return self.suit.letter
 
     @classmethod
     def of(cls, suit: Suit | int | str) -> NameTrump:
         """The (shared) action naming ``suit``: a :class:`Suit`, its index or its letter."""
-        return TRUMP_ACTIONS[Suit.parse(suit) if isinstance(suit, str) else suit]
+        return TRUMP_ACTIONS[Suit.parse(suit) if isinstance(suit, str) else _checked_suit(suit)]
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,7 +123,14 @@ class Exchange(Action):
     mask: int = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "mask", mask_of(self.discard))
+        # Checked once here, so that applying it needs no check: each an int 0-39, kept as a
+        # ``Card``, in a tuple.
+        discard: object = self.discard
+        if isinstance(discard, str | bytes) or not isinstance(discard, Iterable):
+            raise TypeError(f"Exchange needs a tuple of cards (Exchange.of reads '2C 3C'), not {discard!r}")
+        cards = tuple([_checked_card("Exchange", card) for card in discard])
+        object.__setattr__(self, "discard", cards)
+        object.__setattr__(self, "mask", mask_of(cards))
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Exchange) and other.mask == self.mask and len(other.discard) == len(self.discard)
@@ -111,7 +145,7 @@ class Exchange(Action):
     def of(cls, cards: str | Iterable[str | int]) -> Exchange:
         if isinstance(cards, str):
             return cls(tuple(parse_cards(cards)))
-        return cls(tuple(CARDS[c] if isinstance(c, int) else Card.parse(c) for c in cards))
+        return cls(tuple(_checked_card("Exchange", c) if isinstance(c, int) else Card.parse(c) for c in cards))
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,13 +154,18 @@ class Play(Action):
 
     card: Card
 
+    def __post_init__(self) -> None:
+        # Checked once here, so that applying it needs no check (the shared ``PLAYS`` are
+        # built once; ``Round.apply`` tests the card's bit and nothing else).
+        object.__setattr__(self, "card", _checked_card("Play", self.card))
+
     def __str__(self) -> str:
         return str(self.card)
 
     @classmethod
     def of(cls, card: str | int) -> Play:
         """The (shared) action playing ``card``: a :class:`Card`, its index or its notation."""
-        return PLAYS[card if isinstance(card, int) else Card.parse(card)]
+        return PLAYS[_checked_card("Play", card) if isinstance(card, int) else Card.parse(card)]
 
 
 # Each type's ``kind`` is set after its class statement, not in its body: mypyc would make a

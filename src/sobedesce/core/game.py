@@ -17,6 +17,7 @@ see setup.py) mypyc compiles this module.
 
 from __future__ import annotations
 
+import operator
 import random as _random
 from collections.abc import Callable, Iterator, Sequence
 from enum import IntEnum
@@ -181,9 +182,16 @@ class ExchangeChoices(Sequence[Action]):
         if type(index) is not int:
             if isinstance(index, slice):
                 return [self[i] for i in range(len(self))[index]]
-            index = int(index)
+            try:
+                index = operator.index(index)  # as a tuple takes it: an int, a bool, numpy's ints
+            except TypeError:
+                raise TypeError(
+                    f"ExchangeChoices indices must be integers or slices, not {type(index).__name__}"
+                ) from None
         if index < 0:
-            index += len(self)
+            index += self._count
+            if index < 0:
+                raise IndexError("ExchangeChoices index out of range")
         if self.may_sit_out:
             if index == 0:
                 return SIT_OUT
@@ -532,27 +540,52 @@ class Round:
         ``tricks`` the cards of this round's tricks in order of play (the one in play last,
         possibly empty) and ``leaders`` who led each.  The deck is unknown (``deck`` is
         ``None``).  This is how search bots build a *determinization* of what they cannot see
-        (see :func:`~sobedesce.core.view.round_from_view`).
+        (see :func:`~sobedesce.core.view.round_from_view`).  A position no deal could reach (a
+        card in two places, a seat that plays holding the wrong number of cards, a stock that
+        does not match the draws, leaders or tricks won that the tricks contradict) raises
+        ``ValueError`` naming the problem; a value of the wrong type, ``TypeError``.
         """
+        # Every fact is checked (this builds a position from a caller's sampling, not from
+        # play): values first, then that the cards are where one deal could have put them.
+        if not isinstance(rules, Rules):
+            raise TypeError(f"rules must be a Rules, not {rules!r}")
+        dealer = _index("dealer", dealer, SEATS)
+        trump = _index("trump", trump, 4)
+        scores = _ints("scores", scores)
+        streaks = _ints("streaks", streaks)
+        hand_masks = _ints("hands", hands, 1 << 40)
+        active_list = list(_ints("active", active))
+        discard_list = list(_ints("discards", discards, HAND_SIZE + 1))
+        stock_cards = _card_list("stock", stock)
+        played = [_card_list(f"tricks[{k}]", trick) for k, trick in enumerate(tricks)]
+        leader_list = list(_ints("leaders", leaders, SEATS, len(played)))
+        won_list = list(_ints("tricks_won", tricks_won, TRICKS_PER_ROUND + 1))
+        if turned_card is not None:
+            turned = _index("turned_card", turned_card, 40)
+            if not rules.turn_up_allowed:
+                raise ValueError(f"turned_card: turning up is not allowed under {rules.preset} rules")
+            if SUIT_OF[turned] != trump:
+                raise ValueError(f"turned_card: {_CARDS[turned]} is not of the trump suit {_SUITS[trump].letter}")
         new = cls.__new__(cls)
         new._blank(rules, dealer, None, scores, streaks)
         new._trump = trump
-        new._turned_card = turned_card
+        new._turned_card = _CARDS[turned_card] if turned_card is not None else None
         new._beaters = BEATERS[trump]
         new._codes = bytes(must_play(rules, trump, new._chooser, new._scores, new._streaks))
-        new._hands = list(hands)
-        new._stock = bytes([int(card) for card in stock])
-        active_list = list(active)
+        new._hands = list(hand_masks)
+        new._stock = bytes(stock_cards)
         new._active = active_list
-        new._discards = list(discards)
+        new._discards = discard_list
         new._decided = sum(a >= 0 for a in active_list)
         new._played = sum(1 << seat for seat in range(4) if active_list[seat] == 1)
+        new._phase = _EXCHANGE  # trump is known: ``must_play_reason`` words the codes above
+        _check_cards(new._hands, stock_cards, [card for cards in played for card in cards])
+        new._check_decisions()
         if new._decided < 4:
             if tricks:
                 raise ValueError("tricks are played only once every seat has decided")
             if any(hand.bit_count() != HAND_SIZE for hand in new._hands):
                 raise ValueError(f"every hand holds {HAND_SIZE} cards in the exchange phase")
-            new._phase = _EXCHANGE
             new._to_act = (new._chooser + new._decided) % 4
             return new
         new._n_active, _, new._next_active = SEATINGS[new._played]
@@ -560,16 +593,16 @@ class Round:
             raise ValueError("fewer than two seats play: the round is over")
         new._phase = _PLAY
         new._legal = -1
-        played = [[int(card) for card in trick] for trick in tricks]
-        new._leaders = list(leaders)
+        new._leaders = leader_list
         if not played or len(new._leaders) != len(played):
             raise ValueError("a round in play has a trick in play, and a leader for each trick")
         if any(len(cards) != new._n_active for cards in played[:-1]) or len(played[-1]) >= new._n_active:
             raise ValueError(f"every trick but the one in play has {new._n_active} cards, that one fewer")
         new._cards_played = [card for cards in played for card in cards]
+        new._tricks_won = won_list
+        new._check_tricks(played)
         trick = played[-1]
         new._leader = new._leaders[-1]
-        new._tricks_won = list(tricks_won)
         new._to_act = new._leader
         if trick:
             seats = trick_seats(new._leader, len(trick), new._next_active)
@@ -579,6 +612,62 @@ class Round:
             new._win_seat = seats[best]
             new._to_act = new._next_active[seats[-1]]
         return new
+
+    def _check_decisions(self) -> None:
+        """For :meth:`from_position`: the seats decided in order from the chooser, none sat out
+        that had to play, each discarded a number the rules allow, and the stock is what is
+        left of it after the draws."""
+        rules = self._rules
+        active = self._active
+        drawn = 0
+        for step in range(4):
+            seat = (self._chooser + step) % 4
+            code = active[seat]
+            if code not in (-1, 0, 1):
+                raise ValueError(f"active[{seat}]: must be 1 (plays), 0 (sits out) or -1 (not decided), not {code}")
+            if (code >= 0) != (step < self._decided):
+                raise ValueError(f"the seats decide in order from the chooser (seat {self._chooser}): active {active}")
+            count = self._discards[seat]
+            if code == 0 and self._codes[seat] != MAY_SIT_OUT:
+                raise ValueError(f"seat {seat} sat out, but {self.must_play_reason(seat)}")
+            if code == 1 and not rules.min_discard <= count <= rules.max_discard:
+                raise ValueError(
+                    f"discards[{seat}]: must be {rules.min_discard} to {rules.max_discard} for a seat that plays, not {count}"
+                )
+            if code != 1 and count:
+                raise ValueError(f"discards[{seat}]: must be 0 for a seat that does not play, not {count}")
+            drawn += count
+        if len(self._stock) != STOCK - drawn:
+            raise ValueError(
+                f"the stock holds {STOCK - drawn} cards ({STOCK} less the {drawn} drawn), not {len(self._stock)}"
+            )
+
+    def _check_tricks(self, played: list[list[int]]) -> None:
+        """For :meth:`from_position`, in the play phase: who led each trick and won the finished
+        ones, and the cards each seat that plays holds (five less those it played)."""
+        leaders = self._leaders
+        next_active = self._next_active
+        leader = first_leader(self._chooser, self._active, next_active)
+        won = [0, 0, 0, 0]
+        count = [0, 0, 0, 0]
+        for k, cards in enumerate(played):
+            if leaders[k] != leader:
+                why = "the first leader" if k == 0 else f"the winner of trick {k}"
+                raise ValueError(f"leaders[{k}]: must be seat {leader}, {why}, not {leaders[k]}")
+            seats = trick_seats(leader, len(cards), next_active)
+            for seat in seats:
+                count[seat] += 1
+            if len(cards) == self._n_active:
+                leader = seats[trick_winner(cards, self._trump)]
+                won[leader] += 1
+        if list(self._tricks_won) != won:
+            raise ValueError(f"tricks_won: the tricks played give {won}, not {list(self._tricks_won)}")
+        for seat in range(4):
+            size = self._hands[seat].bit_count()
+            if self._active[seat] == 1 and size != HAND_SIZE - count[seat]:
+                raise ValueError(
+                    f"seat {seat} plays and has played {count[seat]} cards: it holds {HAND_SIZE - count[seat]}, not {size}"
+                )
 
     def __repr__(self) -> str:
         trump = "SHDC"[self._trump] if self._trump >= 0 else None
@@ -879,6 +968,9 @@ class Round:
 
     def _play_reason(self, seat: int, card: int) -> str:
         """Why ``card`` is not legal for ``seat`` now (call only when it is not)."""
+        if not 0 <= card < 40:
+            # Only a ``Play`` changed after it was made (its constructor checks the card).
+            return f"Play needs a card (an int 0-39 from the core's card functions), not {card!r}"
         hand = self._hands[seat]
         if not hand >> card & 1:
             return f"does not hold {_CARDS[card]}"
@@ -956,10 +1048,13 @@ class Round:
         if phase == _TRUMP and (cls is NameTrump or cls is TurnUp):
             self._choose_trump(action)
             return
+        if not isinstance(action, _ACTION_TYPES):
+            raise TypeError(not_an_action(action))
         kind = action.kind
         if kind == KIND_PLAY and phase == _PLAY:
-            # A subclass of ``Play``: the same as the shared ``Play`` of its card.
-            self.apply(PLAYS[action.card])  # type: ignore[attr-defined]
+            # A subclass of ``Play``: the same as the shared ``Play`` of its card (checked when
+            # the action was made).
+            self.apply(PLAYS[action.card])  # type: ignore[union-attr]
         elif phase == _EXCHANGE and kind in (KIND_EXCHANGE, KIND_SIT_OUT):
             self._exchange(action)
         elif phase == _TRUMP and kind in (KIND_TRUMP, KIND_TURN):
@@ -985,7 +1080,10 @@ class Round:
             self._turned_card = _CARDS[turned]
             self._trump = SUIT_OF[turned]
         else:
-            self._trump = int(action.suit)  # type: ignore[attr-defined]
+            trump = int(action.suit)  # type: ignore[attr-defined]
+            if not 0 <= trump < 4:  # only a ``NameTrump`` changed after it was made
+                raise IllegalActionError(f"not a suit: {trump}", seat=self._to_act, action=action)
+            self._trump = trump
         self._trump_action = action
         second = second_packets(deck, self._chooser)
         first = self._hands
@@ -1090,9 +1188,74 @@ class Round:
 
 
 _ALL_MAY_SIT_OUT: Final = bytes([MAY_SIT_OUT] * 4)
+_ACTION_TYPES: Final = (NameTrump, TurnUp, SitOut, Exchange, Play)
+
+
+def not_an_action(value: object) -> str:
+    """What :meth:`Round.apply` (and :meth:`Match.apply`) say of a value that is no action."""
+    return f"apply needs an action (a NameTrump, TurnUp, SitOut, Exchange or Play of sobedesce.core), not {value!r}"
+
+
 # Per trump suit, the mask of its Ace (the card a leader holding it must lead, RULES.md §4).
 _TRUMP_ACES: Final = tuple([1 << (suit * 10 + 9) for suit in range(4)])
 _TRUMP_WITH_TURN: Final[tuple[Action, ...]] = (*TRUMP_ACTIONS, TURN_UP)
+
+
+def _index(name: str, value: object, size: int) -> int:
+    """``value``, an int 0 to ``size - 1``: for :meth:`Round.from_position`.  (A bool passes, as
+    an int: compiled by mypyc, an argument typed ``int`` arrives as one.)"""
+    if not isinstance(value, int):
+        raise TypeError(f"{name}: must be an int 0-{size - 1}, not {value!r}")
+    if not 0 <= value < size:
+        raise ValueError(f"{name}: must be 0 to {size - 1}, not {value}")
+    return value
+
+
+def _ints(name: str, values: object, high: int | None = None, length: int = SEATS) -> tuple[int, ...]:
+    """``values``, ``length`` ints (each 0 to ``high - 1`` when ``high`` is given)."""
+    if isinstance(values, str | bytes) or not isinstance(values, Sequence):
+        raise TypeError(f"{name}: must be a sequence of {length} ints, not {values!r}")
+    if len(values) != length:
+        raise ValueError(f"{name}: must hold {length} values, not {len(values)}")
+    return tuple(
+        [
+            _index(f"{name}[{i}]", value, high) if high is not None else _int(f"{name}[{i}]", value)
+            for i, value in enumerate(values)
+        ]
+    )
+
+
+def _int(name: str, value: object) -> int:
+    if not isinstance(value, int):
+        raise TypeError(f"{name}: must be an int, not {value!r}")
+    return value
+
+
+def _card_list(name: str, cards: object) -> list[int]:
+    """``cards`` as card indices: a sequence of ints 0-39 (``Card`` objects are)."""
+    if isinstance(cards, str | bytes) or not isinstance(cards, Sequence):
+        raise TypeError(f"{name}: must be a sequence of cards, not {cards!r}")
+    for i, card in enumerate(cards):
+        if isinstance(card, bool) or not isinstance(card, int) or not 0 <= card < 40:
+            raise (ValueError if isinstance(card, int) and not isinstance(card, bool) else TypeError)(
+                f"{name}[{i}]: must be a card (an int 0-39 from the core's card functions), not {card!r}"
+            )
+    return [int(card) for card in cards]
+
+
+def _check_cards(hands: Sequence[int], stock: Sequence[int], played: Sequence[int]) -> None:
+    """Each card in one place at most: one seat's hand, the stock, or the tricks played."""
+    where: dict[int, str] = {}
+    places = [(f"held by seat {seat}", _hand_cards(hands[seat])) for seat in range(SEATS)]
+    places += [("in the stock", tuple([_CARDS[card] for card in stock]))]
+    places += [("played", tuple([_CARDS[card] for card in played]))]
+    for place, cards in places:
+        for card in cards:
+            first = where.get(card)
+            if first is not None:
+                twice = f"{first} twice" if first == place else f"{first} and {place}"
+                raise ValueError(f"{_CARDS[card]} is {twice}: a card is in one place")
+            where[card] = place
 
 
 def check_deck(deck: Sequence[object]) -> None:

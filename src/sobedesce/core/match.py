@@ -24,7 +24,7 @@ from typing import Final
 
 from .actions import Action, IllegalActionError
 from .cards import Card
-from .game import Phase, Round, _shuffled_indices, check_deck
+from .game import Phase, Round, _shuffled_indices, check_deck, not_an_action
 from .logic import match_winners, riscos_for, settle_round
 from .rules import CLASSIC, Rules, find_rules
 
@@ -48,9 +48,13 @@ class Match:
     ) -> None:
         self._rules = rules = find_rules(rules)
         start = rules.start_score
-        self._initial_scores = tuple(scores) if scores is not None else (start,) * 4
-        self._initial_streaks = tuple(sat_out_before) if sat_out_before is not None else (0,) * 4
-        self._players = tuple(players) if players is not None else None
+        self._initial_scores = _counts(scores, "scores", "four scores") if scores is not None else (start,) * 4
+        self._initial_streaks = (
+            _counts(sat_out_before, "sat_out_before", "four counts", rules.max_sit_outs_in_row)
+            if sat_out_before is not None
+            else (0,) * 4
+        )
+        self._players = _names(players)
         self._scores = list(self._initial_scores)
         self._streaks = list(self._initial_streaks)
         self._rounds: list[Round] = []
@@ -81,6 +85,8 @@ class Match:
         current = self._current
         if current is not None:
             current.apply(action)
+        elif not isinstance(action, Action):
+            raise TypeError(not_an_action(action))
         elif self._winners:
             raise IllegalActionError("the match is over", action=action)
         else:
@@ -123,9 +129,7 @@ class Match:
     @players.setter
     def players(self, names: Sequence[str] | None) -> None:
         """Name the players (they are written in the record; they change nothing in play)."""
-        if names is not None and (len(names) != 4 or not all(isinstance(n, str) for n in names)):
-            raise ValueError(f"players are four names, one a seat, not {names!r}")
-        self._players = tuple(names) if names is not None else None
+        self._players = _names(names)
 
     @property
     def initial_scores(self) -> tuple[int, ...]:
@@ -203,14 +207,22 @@ class Match:
             raise IllegalActionError("the match is over")
         if self._current is not None:
             raise IllegalActionError("the current round is not over")
+        if deck is not None and (isinstance(deck, str) or not isinstance(deck, Sequence)):
+            raise TypeError(f"deck must be a sequence of the 40 cards (a list or tuple, top card first), not {deck!r}")
         expected = self.next_dealer
         if dealer is None:
             if expected is None:
                 if rng is None:
                     raise ValueError("the first dealer is drawn: pass dealer= or rng=")
-                expected = rng.randrange(4)
+                try:
+                    expected = rng.randrange(4)
+                except AttributeError:
+                    _check_rng(rng)
+                    raise
             dealer = expected
-        elif not (isinstance(dealer, int) and 0 <= dealer < 4):
+        elif isinstance(dealer, bool) or not isinstance(dealer, int):
+            raise TypeError(f"dealer must be a seat, an int 0-3, not {dealer!r}")
+        elif not 0 <= dealer < 4:
             raise ValueError(f"dealer must be a seat 0-3, not {dealer!r}")
         elif expected is not None and dealer != expected:
             raise IllegalActionError(f"the dealer must be seat {expected}, the seat after the previous dealer")
@@ -218,8 +230,13 @@ class Match:
             if rng is None:
                 raise ValueError("pass a deck or an rng to shuffle one")
             # Dealt from the shuffled card indices as they are (``Round(...)`` would convert).
+            try:
+                indices = _shuffled_indices(rng)
+            except AttributeError:  # the type is checked here, not at every deal
+                _check_rng(rng)
+                raise
             new = Round.__new__(Round)
-            new._deal(self._rules, dealer, bytes(_shuffled_indices(rng)), self._scores, self._streaks)
+            new._deal(self._rules, dealer, bytes(indices), self._scores, self._streaks)
         else:
             check_deck(deck)
             new = Round(self._rules, dealer, deck, self._scores, self._streaks)
@@ -246,6 +263,41 @@ class Match:
     def returns(self) -> list[float]:
         """Riscos once over, else zeros (the OpenSpiel convention)."""
         return self.riscos() or [0.0] * 4
+
+
+def _check_rng(rng: object) -> None:
+    """Raise ``TypeError`` unless ``rng`` is a ``random.Random`` (``deal`` asks only when using it failed)."""
+    if not isinstance(rng, _random.Random):
+        raise TypeError(f"rng must be a random.Random, not {rng!r}")
+
+
+def _counts(values: object, name: str, what: str, high: int | None = None) -> tuple[int, ...]:
+    """``values`` as a tuple of four ints (at most ``high``, and then at least 0), worded as the
+    record reader words a record's (``scores: must hold four scores``)."""
+    if isinstance(values, str | bytes) or not isinstance(values, Sequence):
+        raise TypeError(f"{name}: must hold {what}, not {values!r}")
+    if len(values) != 4:
+        raise ValueError(f"{name}: must hold {what}, not {len(values)}: {values!r}")
+    for i, value in enumerate(values):
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise TypeError(f"{name}[{i}]: must be a whole number, not {value!r}")
+        if high is not None and not 0 <= value <= high:
+            raise ValueError(f"{name}[{i}]: must be 0 to {high}, not {value}")
+    return tuple(values)
+
+
+def _names(names: object) -> tuple[str, ...] | None:
+    """The players' names as a tuple (``None`` stays ``None``), worded as the record reader's."""
+    if names is None:
+        return None
+    if (
+        isinstance(names, str | bytes)
+        or not isinstance(names, Sequence)
+        or len(names) != 4
+        or not all(isinstance(name, str) for name in names)
+    ):
+        raise ValueError(f"players: must be four names, one a seat, not {names!r}")
+    return tuple(names)
 
 
 # Whether a match has an instance dictionary for ``_bind``'s fast path: it has in the pure build,

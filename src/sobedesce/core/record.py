@@ -223,7 +223,8 @@ def _parse(text: str | IO[str]) -> tuple[Match, list[_RoundData]]:
         raw_streaks = _list(data["sat_out_before"], "sat_out_before")
         if len(raw_streaks) != 4:
             raise _fail("sat_out_before", "must hold four counts")
-        streaks = [_int(s, f"sat_out_before[{i}]", 0) for i, s in enumerate(raw_streaks)]
+        limit = rules.max_sit_outs_in_row  # a seat that sat out that many rounds in a row must play
+        streaks = [_int(s, f"sat_out_before[{i}]", 0, limit) for i, s in enumerate(raw_streaks)]
     rounds = [_parse_round(raw, i + 1) for i, raw in enumerate(_list(data.get("rounds", []), "rounds"))]
     return Match(rules, scores=scores, sat_out_before=streaks, players=players), rounds
 

@@ -1,6 +1,6 @@
 """A seat's view: exactly what one seat may know, and nothing else.
 
-Bots and clients only ever receive a :class:`SeatView`.  It is built from the public facts
+Bots and clients are only ever handed a :class:`SeatView`.  It is built from the public facts
 of the round (trump, the turned-up card, who sits out, how many cards each exchanged, the
 cards played) plus the seat's own hand and own discards.
 
@@ -126,8 +126,12 @@ class SeatView:
 
 def seat_view(match: Match, seat: int) -> SeatView:
     """The view of ``seat`` of the match now."""
+    if not isinstance(seat, int):  # compiled by mypyc, the function's own check says it first
+        raise TypeError(f"seat must be an int 0-3, not {seat!r}")
     if not 0 <= seat < SEATS:
         raise ValueError(f"seat must be 0-3, not {seat!r}")
+    if not isinstance(match, Match):
+        raise TypeError(f"seat_view needs a Match, not {match!r}")
     current = match.round
     phase = match.phase
     to_act = match.current_seat
@@ -245,8 +249,12 @@ def round_from_view(view: SeatView, hands: Sequence[int], stock: Sequence[Card])
     *determinization* of what they cannot see; it works from the exchange phase on (in the
     trump phase, build a :class:`Round` from a sampled deck instead).
     """
+    if not isinstance(view, SeatView):
+        raise TypeError(f"round_from_view needs a SeatView, not {view!r}")
     if view.phase not in (Phase.EXCHANGE, Phase.PLAY):
         raise ValueError("round_from_view needs a view in the exchange or play phase")
+    if len(hands) != SEATS:
+        raise ValueError(f"hands: must hold four masks, one a seat, not {len(hands)}")
     if hands[view.seat] != view.hand_mask:
         raise ValueError("the viewer's hand differs from the view")
     assert view.dealer is not None and view.trump is not None

@@ -97,13 +97,29 @@ _GAME_TYPE = _game_type(pyspiel.GameType.Utility.GENERAL_SUM)
 _MATCH_TYPE = _game_type(pyspiel.GameType.Utility.ZERO_SUM)
 
 
-def _ints(text: str, default: int) -> tuple[int, ...]:
+def _ints(name: str, text: str, default: int) -> tuple[int, ...]:
     if not text.strip():
         return (default,) * SEATS
-    values = tuple(int(part) for part in text.replace(",", " ").replace("_", " ").split())
+    try:
+        values = tuple(int(part) for part in text.replace(",", " ").replace("_", " ").split())
+    except ValueError:
+        values = ()
     if len(values) != SEATS:
-        raise ValueError(f"need four numbers joined by _, not {text!r}")
+        raise ValueError(f"{name} needs four whole numbers joined by _ (like 20_20_20_20), not {text!r}")
     return values
+
+
+def _whole(name: str, value: object, low: int, high: int | None = None) -> int:
+    """A game parameter that is a whole number from ``low`` (to ``high``)."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise TypeError(f"{name} must be a whole number, not {value!r}")
+    if value < low or (high is not None and value > high):
+        raise ValueError(
+            f"{name} must be {low} to {high}, not {value}"
+            if high is not None
+            else f"{name} must be at least {low}, not {value}"
+        )
+    return value
 
 
 class SobeGame(pyspiel.Game):  # type: ignore[misc]
@@ -115,10 +131,23 @@ class SobeGame(pyspiel.Game):  # type: ignore[misc]
         self.episode = str(settings["episode"])
         if self.episode not in ("round", "match"):
             raise ValueError(f'episode must be "round" or "match", not {self.episode!r}')
-        self.first_dealer = int(settings["dealer"])
-        self.start_scores = _ints(str(settings["scores"]), self.rules.start_score)
-        self.start_streaks = _ints(str(settings["streaks"]), 0)
-        self.max_rounds = int(settings["max_rounds"]) if self.episode == "match" else 1
+        self.first_dealer = _whole("dealer", settings["dealer"], 0, SEATS - 1)
+        self.start_scores = _ints("scores", str(settings["scores"]), self.rules.start_score)
+        target = self.rules.target_score
+        if min(self.start_scores) <= target:
+            raise ValueError(
+                f"scores must each be above the target score {target} (a match that has ended has no round to play),"
+                f" not {settings['scores']!r}"
+            )
+        self.start_streaks = _ints("streaks", str(settings["streaks"]), 0)
+        limit = self.rules.max_sit_outs_in_row
+        if not all(0 <= streak <= limit for streak in self.start_streaks):
+            raise ValueError(
+                f"streaks must each be 0 to {limit} (a seat that sat out {limit} rounds in a row must play),"
+                f" not {settings['streaks']!r}"
+            )
+        max_rounds = _whole("max_rounds", settings["max_rounds"], 1)
+        self.max_rounds = max_rounds if self.episode == "match" else 1
         per_round = 40 + 1 + SEATS + 20
         if self.episode == "round":
             low, high, total = -10.0, 10.0, None
@@ -249,9 +278,13 @@ class SobeState(pyspiel.State):  # type: ignore[misc]
     def _apply_action(self, action: int) -> None:
         match = self.match
         if self.current_player() == _CHANCE:
+            card = int(action)
+            if not 0 <= card < 40 or card in self.dealt:
+                why = "dealt already" if 0 <= card < 40 else "not a card"
+                raise ValueError(f"chance outcome {card} is {why}: a chance node deals a card 0-39 not dealt yet")
             if not self.dealt:
                 self.prefix = self._length
-            self.dealt.append(int(action))
+            self.dealt.append(card)
             self._length += 1
             if len(self.dealt) == 40:
                 dealer = self._game.first_dealer if not match.rounds else None

@@ -8,6 +8,7 @@ True
 
 from __future__ import annotations
 
+import operator
 import random
 from typing import Any, ClassVar, Literal
 
@@ -71,6 +72,10 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's naming convention
             raise ValueError(f'episode must be "round" or "match", not {episode!r}')
         if render_mode not in (None, "ansi"):
             raise ValueError(f'render_mode must be None or "ansi", not {render_mode!r}')
+        if isinstance(max_rounds, bool) or not isinstance(max_rounds, int):
+            raise TypeError(f"max_rounds must be a whole number, not {max_rounds!r}")
+        if max_rounds < 1:
+            raise ValueError(f"max_rounds must be at least 1, not {max_rounds}")
         self.rules = find_rules(rules)
         self.episode = episode
         self.render_mode = render_mode
@@ -132,7 +137,14 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's naming convention
         assert current is not None
         if action is None:
             raise ValueError(f"{agent} must act: None is only for agents that are done")
-        choice = action_from_id(int(action), current.hands[seat])
+        try:
+            # An integer (numpy's too, as the action space samples), never a float or a bool.
+            number = operator.index(action) if not isinstance(action, bool | np.bool_) else None
+        except TypeError:
+            number = None
+        if number is None:
+            raise TypeError(f"an action is a whole number 0-{NUM_ACTIONS - 1}, not {action!r}")
+        choice = action_from_id(number, current.hands[seat])
         self.match.apply(choice)  # raises IllegalActionError (a ValueError) when illegal
         self._cumulative_rewards[agent] = 0.0
         self.rewards = dict.fromkeys(self.agents, 0.0)

@@ -306,7 +306,7 @@ class TableDriver:
         """The decision of the bot to act, without applying it.
 
         At a person's seat, ``stand_in`` is the bot that plays for them while they are away.
-        The bot sees the seat's view only; nothing changes, so a server may work it out away
+        The bot is handed the seat's view only; nothing changes, so a server may work it out away
         from the table's writer and then :meth:`play` it.
         """
         seat = self.to_act
