@@ -733,3 +733,251 @@ def test_ctrl_c_ends_the_wait_for_a_line_whenever_it_lands() -> None:
         signal.signal(signal.SIGINT, previous)
         os.close(read_end)
         os.close(write_end)
+
+
+# -- what a new player ran into (the terminal and ``play``'s options) -----------------------------
+
+
+def run_main(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str]:
+    """``sobedesce ARGS`` in this process (for options refused before any prompt): status, stderr."""
+    from sobedesce.cli.main import main
+
+    status = main(list(args))
+    return status, capsys.readouterr().err
+
+
+def saved_match(path: Path, rules: str = "classic", players: tuple[str, ...] | None = None, until=None) -> str:
+    """A match played a little (at random) and saved at ``path``; returns its text."""
+    match = Match(rules, players=list(players or ("You", "Bot 1 (easy)", "Bot 2 (easy)", "Bot 3 (easy)")))
+    driver = TableDriver(match, 0, {s: make_bot("random") for s in (1, 2, 3)}, seed=4, save_path=str(path))
+    rng = random.Random(4)
+    advance(driver, rng, until=until or (lambda d: d.status == "human" and d.view().phase == Phase.PLAY))
+    driver.save()
+    return path.read_text(encoding="utf-8")
+
+
+def test_save_never_overwrites_a_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "ana.json"
+    text = saved_match(path)
+    status, err = run_main(capsys, "play", "--save", str(path))
+    assert status == 2 and f"--resume {path}" in err and len(err.splitlines()) == 1
+    assert path.read_text(encoding="utf-8") == text
+    other = tmp_path / "notes.txt"
+    other.write_text("mine\n")
+    assert run_main(capsys, "play", "--resume", str(path), "--save", str(other))[0] == 2
+    assert other.read_text() == "mine\n" and path.read_text(encoding="utf-8") == text
+
+
+@pytest.mark.parametrize("where", ["a directory", "no such folder"])
+def test_an_unwritable_save_file_is_a_bad_option(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], where: str
+) -> None:
+    path = tmp_path if where == "a directory" else tmp_path / "nowhere" / "x.json"
+    status, err = run_main(capsys, "play", "--speed", "0", "--save", str(path))
+    assert status == 2 and "cannot save to" in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize("speed", ["nan", "inf", "1e400", "-inf", "-1"])
+def test_speed_must_be_a_finite_number(capsys: pytest.CaptureFixture[str], speed: str) -> None:
+    status, err = run_main(capsys, "play", f"--speed={speed}")
+    assert status == 2 and "--speed must be a finite number of seconds, 0 or more" in err
+
+
+def test_empty_bots_are_refused(capsys: pytest.CaptureFixture[str]) -> None:
+    status, err = run_main(capsys, "play", "--bots", "")
+    assert status == 2 and "--bots takes one name or three" in err
+
+
+@pytest.mark.parametrize(
+    ("args", "needle"),
+    [
+        (["--rules", "classic"], "is a match under the table rules"),
+        (["--seat", "1"], "seat 1 of"),
+        (["--name", "Tess"], "no seat of"),
+        (["--seat", "0", "--name", "Tess"], "not 'Tess'"),
+    ],
+)
+def test_resume_refuses_options_that_contradict_the_record(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], args: list[str], needle: str
+) -> None:
+    path = tmp_path / "t.json"
+    saved_match(path, "table")
+    status, err = run_main(capsys, "play", "--resume", str(path), *args)
+    assert status == 2 and needle in err, err
+
+
+def test_an_arena_record_has_no_seat_for_a_person(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "arena.json"
+    saved_match(path, players=("random#3", "basic#0", "random#1", "random#2"))
+    for args in ([], ["--seat", "1"]):
+        status, err = run_main(capsys, "play", "--resume", str(path), *args)
+        assert status == 2 and "bot" in err, err
+
+
+def test_resuming_between_rounds_names_the_round_to_come(tmp_path: Path) -> None:
+    saved_match(tmp_path / "b.json", until=lambda d: d.status == "deal" and len(d.match.rounds) == 1)
+    result = subprocess.run(
+        [sys.executable, "-m", "sobedesce", "play", "--resume", "b.json", "--speed", "0"],
+        input="quit\n",
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=tmp_path,
+    )
+    assert result.returncode == 0, result.stderr
+    assert "Resumed b.json at round 2." in result.stdout
+    assert "· round 2 ·" in result.stdout.split("Resumed")[0]  # as the header says
+
+
+def test_the_next_dealer_is_named_in_good_english() -> None:
+    driver = new_driver(seed=6)
+    rng = random.Random(6)
+    ended = None
+    while ended is None:
+        ended = next((e for e in step(driver, rng) if e.kind == "round"), None)
+    you = printed(round_over_lines(ended, driver.names, 0, 0), terminal=False)
+    bot = printed(round_over_lines(ended, driver.names, 0, 1), terminal=False)
+    assert "Next: round 2, you deal." in you
+    assert "Next: round 2, Bot 1 deals." in bot
+
+
+def test_keys_typed_while_the_bots_move_answer_nothing() -> None:
+    from sobedesce.terminal.app import TerminalTable
+
+    driver = new_driver(seed=1)
+    console = Console(file=io.StringIO(), width=80, force_terminal=False, color_system=None)
+
+    class TypingAhead:
+        """A person who types ``quit`` right after each answer, while the table moves on: the
+        line waits in the terminal's buffer until a prompt reads it or it is dropped."""
+
+        def __init__(self) -> None:
+            self.pending: list[str] = []
+            self.dropped: list[str] = []
+            self.answered = 0
+
+        def __call__(self, prompt: str) -> str:
+            if self.pending:
+                return self.pending.pop(0)
+            self.answered += 1
+            if self.answered > 3:
+                return "quit"
+            self.pending.append("quit")
+            return first_legal(prompt, driver)
+
+        def discard_typeahead(self) -> None:
+            self.dropped += self.pending
+            self.pending.clear()
+
+    person = TypingAhead()
+    assert TerminalTable(driver, console, speed=0, read=person, sleep=lambda s: None).run() == 0
+    assert person.answered == 4 and person.dropped == ["quit"] * 3
+
+
+def test_quit_at_a_page_leaves_the_table(tmp_path: Path) -> None:
+    path = tmp_path / "page.json"
+    for page in ("rules", "help"):
+        driver = new_driver(seed=2, save_path=str(path))
+
+        def answer(prompt: str, driver: TableDriver, page: str = page) -> str:
+            return "quit" if prompt.startswith("Press Enter to return") else page
+
+        table, stream, prompts = scripted_table(driver, answer)
+        assert table.run() == 0
+        assert prompts == [prompts[0], "Press Enter to return to the table > "], prompts
+        assert "You leave the table. The match is saved in" in stream.getvalue()
+        assert read_record(path.read_text(encoding="utf-8")).rounds
+    # history is a page at the end of a round (at a decision it is shown under the hand)
+    driver = new_driver(seed=6)
+
+    def at_round_end(prompt: str, driver: TableDriver) -> str:
+        if prompt.startswith("Press Enter to deal"):
+            return "history"
+        if prompt.startswith("Press Enter to return"):
+            return "QUIT"
+        return first_legal(prompt, driver)
+
+    table, stream, prompts = scripted_table(driver, at_round_end)
+    assert table.run() == 0
+    assert prompts[-1] == "Press Enter to return to the table > " and len(driver.match.rounds) == 1
+
+
+def test_an_empty_exchange_answer_lists_only_the_answers_allowed_now() -> None:
+    hand = HAND
+    said = {}
+    for keep in (True, False):
+        for sit in (True, False):
+            with pytest.raises(InputError) as error:
+                parse_input("", Phase.EXCHANGE, hand, keep_allowed=keep, sit_allowed=sit)
+            said[keep, sit] = str(error.value)
+            assert ("'keep'" in said[keep, sit]) == keep and ("'sit'" in said[keep, sit]) == sit
+    # At the table: the rule set's discards, and whether this person may sit out now.
+    cases = set()
+    for rules, seed in (("table", 1), ("table", 9), ("classic", 1), ("classic", 2)):
+        driver = new_driver(rules, seed=seed)
+        seen: list[tuple[bool, bool]] = []
+
+        def answer(prompt: str, driver: TableDriver, seen: list[tuple[bool, bool]] = seen) -> str:
+            if prompt.startswith("Discard") and not seen:
+                rules_ = driver.match.rules
+                seen.append((rules_.min_discard == 0, driver.must_play_reason() is None))
+                return ""
+            return "quit" if seen else first_legal(prompt, driver)
+
+        table, stream, _ = scripted_table(driver, answer)
+        table.run()
+        assert seen, "an exchange prompt came"
+        assert "? " + said[seen[0]] in " ".join(stream.getvalue().split())
+        cases.add(seen[0])
+    assert cases == set(said)  # keep and sit each allowed and not
+
+
+def test_long_guidance_and_messages_wrap_instead_of_being_cut() -> None:
+    rng = random.Random(3)
+    driver = new_driver(seed=3)
+    advance(driver, rng, until=lambda d: d.status == "human" and d.view().phase == Phase.EXCHANGE)
+    guidance = "You must play: a score of 5 or less must play. Discard 0-5 cards (2c 5h or 1 4) or 'keep'."
+    message = "? " + "type the cards to discard (e.g. '2c 5h' or '1 4'), 'keep' for none, or 'sit'; 'help' for more"
+    log = [f"event {n}" for n in range(10)]
+    text = printed(
+        table_lines(driver.view(), driver.names, log=log, guidance=guidance, message=message), terminal=False
+    )
+    check_fits(text)
+    flat = " ".join(text.split())
+    assert guidance in flat and message in flat and "event 9" in flat
+
+
+def test_control_characters_in_names_never_reach_the_terminal(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    names = ["Ana\x1b[2J\x1b]0;pwned\x07", "Bot 1 (random)", "Bo\nb\r", "Eve\u202e\x9b"]
+    match = Match("classic", players=names)
+    driver = TableDriver(match, 0, {s: make_bot("random") for s in (1, 2, 3)}, seed=5)
+    table, stream, _ = scripted_table(driver, first_legal)
+    assert table.run() == 0
+    text = stream.getvalue()
+    assert not any(c in text for c in "\x1b\x07\r\u202e\x9b")
+    assert "Bo\nb" not in text and "Bo\ufffdb" in text and "Ana\ufffd[2J" in text
+    path = tmp_path / "names.json"
+    path.write_text(dumps_record(driver.match), encoding="utf-8")
+    from sobedesce.cli.main import main
+
+    assert main(["replay", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "Bo\ufffdb\ufffd (seat 2)" in out and not any(c in out for c in "\x1b\x07\r\u202e\x9b")
+
+
+def test_a_narrow_terminal_is_told_why_the_table_is_cut() -> None:
+    from sobedesce.terminal.app import TerminalTable
+
+    for width, noted in ((60, True), (80, False), (120, False)):
+        driver = new_driver(seed=1)
+        stream = io.StringIO()
+        console = Console(file=stream, width=width, force_terminal=False, color_system=None)
+        answers = iter(["rules", "", "quit"])
+        read = lambda prompt, answers=answers: next(answers)  # noqa: E731
+        TerminalTable(driver, console, speed=0, read=read, sleep=lambda s: None).run()
+        note = f"! Terminal {width} columns wide: the table needs 80; widen it."
+        assert (note in stream.getvalue()) == noted
+        if noted:
+            assert stream.getvalue().count(note) == 3  # the table, the rules page, the table

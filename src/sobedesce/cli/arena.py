@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -15,6 +16,8 @@ from typing import Any
 DEFAULT_DEALS = 500
 QUICK_DEALS = 40
 QUICK_BLOCK = 20
+MAX_DEALS = 10_000_000
+"""More deals than this would hold the results of days of play in memory: refused."""
 
 
 def register(subparsers: Any) -> None:
@@ -33,7 +36,10 @@ def register(subparsers: Any) -> None:
     )
     parser.add_argument("--rules", default="classic", help="rule set: classic (default) or table")
     parser.add_argument(
-        "--deals", type=int, default=None, help=f"number of deals (default {DEFAULT_DEALS}; {QUICK_DEALS} with --quick)"
+        "--deals",
+        type=int,
+        default=None,
+        help=f"number of deals, at most {MAX_DEALS:,} (default {DEFAULT_DEALS}; {QUICK_DEALS} with --quick)",
     )
     parser.add_argument("--seed", type=int, default=0, help="master seed; same seed, same results (default 0)")
     parser.add_argument(
@@ -46,7 +52,9 @@ def register(subparsers: Any) -> None:
         help=f"deals per job; each block starts fresh matches (default 50; {QUICK_BLOCK} with --quick)",
     )
     parser.add_argument("--quick", action="store_true", help=f"a small, fast run for CI ({QUICK_DEALS} deals)")
-    parser.add_argument("--save", metavar="DIR", help="write every match's record into DIR, one file per match")
+    parser.add_argument(
+        "--save", metavar="DIR", help="write every match's record into DIR (new or empty), one file per match"
+    )
     parser.add_argument("--json", action="store_true", help="print the results as one JSON object")
     parser.add_argument(
         "--ray",
@@ -110,6 +118,16 @@ def run(args: argparse.Namespace) -> int:
     block = args.block if args.block is not None else (QUICK_BLOCK if args.quick else DEFAULT_BLOCK)
     if args.jobs is not None and args.ray is not None:
         return _fail("--jobs and --ray exclude each other (Ray decides where jobs run)")
+    if deals > MAX_DEALS:
+        return _fail(f"--deals is at most {MAX_DEALS:,}, not {deals:,}")
+    if args.save is not None and os.path.isdir(args.save):
+        try:
+            taken = bool(os.listdir(args.save))
+        except OSError as error:
+            return _fail(f"cannot read {args.save}: {error.strerror}")
+        if taken:
+            # Records of another run would be mixed with this one's, some of them overwritten.
+            return _fail(f"{args.save} is not empty: --save needs a new or empty directory")
     show = sys.stderr.isatty() and not args.no_progress
     try:
         with _progress_bar(show) as progress:

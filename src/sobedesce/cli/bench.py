@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import importlib.machinery
 import json
+import math
 import random
 import statistics
 import sys
@@ -337,8 +338,8 @@ def run(args: argparse.Namespace) -> int:
         )
         return 2
     seconds = args.seconds if args.seconds is not None else (1.0 if args.quick else 6.0)
-    if seconds <= 0:
-        print("sobedesce bench: --seconds must be positive", file=sys.stderr)
+    if not (math.isfinite(seconds) and seconds > 0):
+        print(f"sobedesce bench: --seconds must be positive and finite, not {seconds:g}", file=sys.stderr)
         return 2
     result = measure(args.rules, seconds, args.seed)
     if args.json:

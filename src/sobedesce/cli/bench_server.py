@@ -864,10 +864,12 @@ def run(args: argparse.Namespace) -> int:
     think = args.think if args.think is not None else 0.0
     if tables <= 0:
         return fail(f"--tables must be positive, not {tables}")
-    if seconds <= 0:
-        return fail("--seconds must be positive")
-    if warmup < 0:
-        return fail("--warmup must be 0 or more")
+    if not (math.isfinite(seconds) and seconds > 0):
+        return fail(f"--seconds must be positive and finite, not {seconds:g}")
+    if not (math.isfinite(warmup) and warmup >= 0):
+        return fail(f"--warmup must be 0 or more and finite, not {warmup:g}")
+    if not (math.isfinite(think) and think >= 0):
+        return fail(f"--think must be 0 or more and finite, not {think:g}")
     if processes <= 0:
         return fail(f"--processes must be positive, not {processes}")
     redis = getattr(args, "redis", None) or os.environ.get("SOBEDESCE_REDIS_URL")
@@ -882,8 +884,6 @@ def run(args: argparse.Namespace) -> int:
         return fail(f"--processes is at most 8, not {processes}")
     if processes == 1:
         redis = None
-    if think < 0:
-        return fail("--think must be 0 or more")
     if client_processes not in (1, 2):
         return fail(f"--client-processes is 1 or 2, not {client_processes}")
     try:

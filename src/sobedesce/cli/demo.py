@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import random
+import sys
 from typing import Any
 
 from sobedesce.core import PRESETS, Match, RulesError, dumps_record, find_rules
@@ -34,6 +35,14 @@ def run(args: argparse.Namespace) -> int:
         find_rules(args.rules)
     except RulesError as error:
         raise SystemExit(f"sobedesce demo: {error}") from None
+    if args.save:
+        # A path that cannot be written is refused before the match is played, not after.
+        try:
+            with open(args.save, "a", encoding="utf-8"):
+                pass
+        except OSError as error:
+            print(f"sobedesce demo: cannot save to {args.save}: {error.strerror}", file=sys.stderr)
+            return 2
     seed = args.seed if args.seed is not None else random.randrange(1 << 31)
     match = play_random_match(args.rules, random.Random(seed))
     print(f"A {match.rules.name} match between four random players (seed {seed})")

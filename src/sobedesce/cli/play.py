@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import argparse
+import math
+import os
+import re
 import sys
 from typing import Any
 
-from sobedesce.core import PRESETS, Match, RecordFormatError, RecordRuleError, find_rules
+from sobedesce.core import PRESETS, Match, Phase, RecordFormatError, RecordRuleError, find_rules
 
 DEFAULT_BOTS = "hard"
 DEFAULT_NAME = "You"
@@ -35,7 +38,9 @@ def register(subparsers: Any) -> None:
     )
     parser.add_argument("--name", default=None, help=f"your name at the table (default: {DEFAULT_NAME})")
     parser.add_argument("--seat", type=int, choices=range(4), default=None, help="your seat, 0-3 (default: 0)")
-    parser.add_argument("--save", metavar="FILE", help="save the match record to FILE after every decision")
+    parser.add_argument(
+        "--save", metavar="FILE", help="save the match record to FILE (a new file) after every decision"
+    )
     parser.add_argument("--resume", metavar="FILE", help="continue the match saved in FILE (and keep saving there)")
     parser.add_argument(
         "--speed", type=float, default=0.6, metavar="SECONDS", help="seconds per bot move, 0 for instant (default: 0.6)"
@@ -44,25 +49,62 @@ def register(subparsers: Any) -> None:
 
 
 def _bot_names(text: str | None) -> list[str]:
-    names = [n.strip() for n in (text or DEFAULT_BOTS).split(",")]
+    names = [n.strip() for n in (DEFAULT_BOTS if text is None else text).split(",")]
     if any(not n for n in names) or len(names) not in (1, 3):
         raise ValueError(f"--bots takes one name or three separated by commas, not {text!r}")
     return names * 3 if len(names) == 1 else names
 
 
-def _human_seat(match: Match, args: argparse.Namespace) -> int:
+# An arena's record names its seats after their bots: ``basic#2`` (entry 2 of the arena).
+_ARENA_NAME = re.compile(r"^\S+#\d+$")
+
+
+def _is_bot_name(name: str) -> bool:
     from sobedesce.terminal import level_of_name
 
-    if args.seat is not None:
-        return int(args.seat)
+    return level_of_name(name) is not None or _ARENA_NAME.match(name) is not None
+
+
+def _human_seat(match: Match, args: argparse.Namespace, path: str) -> int:
+    """Your seat in the resumed ``match``; a ``ValueError`` says why the options cannot be
+    met.  A seat named like a bot is never taken: its name would be shown as yours."""
     players = match.players
     if players is None:
-        return 0
-    wanted = args.name if args.name is not None else DEFAULT_NAME
-    if wanted in players:
-        return players.index(wanted)
-    people = [s for s, name in enumerate(players) if level_of_name(name) is None]
-    return people[0] if len(people) == 1 else 0
+        return int(args.seat) if args.seat is not None else 0
+    listed = ", ".join(f"{s}: {name!r}" for s, name in enumerate(players))
+    if args.seat is not None:
+        seat = int(args.seat)
+        if args.name is not None and players[seat] != args.name:
+            raise ValueError(f"seat {seat} of {path} is {players[seat]!r}, not {args.name!r} (seats {listed})")
+    elif args.name is not None:
+        if args.name not in players:
+            raise ValueError(f"no seat of {path} is named {args.name!r} (seats {listed})")
+        seat = players.index(args.name)
+    elif DEFAULT_NAME in players:
+        seat = players.index(DEFAULT_NAME)
+    else:
+        people = [s for s, name in enumerate(players) if not _is_bot_name(name)]
+        if not people:
+            raise ValueError(f"every seat of {path} is a bot's ({listed}): there is no seat for you")
+        seat = people[0]
+    if _is_bot_name(players[seat]):
+        raise ValueError(f"seat {seat} of {path} is the bot {players[seat]!r}, not a person (seats {listed})")
+    return seat
+
+
+def _save_problem(path: str, resume: str | None) -> str | None:
+    """Why ``--save path`` is refused, if it is: a saved match is never overwritten."""
+    if resume is not None and os.path.abspath(path) == os.path.abspath(resume):
+        return None
+    if os.path.isdir(path):
+        return f"cannot save to {path}: it is a directory"
+    if not os.path.lexists(path):
+        return None
+    if resume is not None:
+        return f"{path} exists: --save names a new file (without --save the match is saved on into {resume})"
+    return (
+        f"{path} exists: to continue the match saved there, use --resume {path}; to start a new one, save to a new file"
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -77,8 +119,12 @@ def run(args: argparse.Namespace) -> int:
         print(f"sobedesce play: {message}", file=sys.stderr)
         return status
 
-    if args.speed < 0:
-        return fail("--speed must be 0 or more")
+    if not math.isfinite(args.speed) or args.speed < 0:
+        return fail("--speed must be a finite number of seconds, 0 or more")
+    if args.save is not None:
+        problem = _save_problem(args.save, args.resume)
+        if problem is not None:
+            return fail(problem)
     # Without --seed every deck comes from the OS's randomness when it is dealt (see
     # TableDriver): nothing on the screen or in the record predicts a deal still to come.
     seed: int | None = args.seed
@@ -91,8 +137,11 @@ def run(args: argparse.Namespace) -> int:
         except RecordRuleError as error:
             return fail(f"cannot resume {args.resume}: {error}", 1)
         if args.rules is not None and find_rules(args.rules).name != match.rules.preset:
-            notes.append(f"The record's {match.rules.name} rules apply, not --rules {args.rules}.")
-        human = _human_seat(match, args)
+            return fail(f"{args.resume} is a match under the {match.rules.name} rules: leave out --rules {args.rules}")
+        try:
+            human = _human_seat(match, args, args.resume)
+        except ValueError as error:
+            return fail(f"cannot resume {args.resume}: {error}")
         if match.players is None:
             match.players = tuple(
                 args.name or DEFAULT_NAME if s == human else bot_label((s - human) % 4, DEFAULT_BOTS) for s in range(4)
@@ -106,7 +155,8 @@ def run(args: argparse.Namespace) -> int:
                 return fail(str(error))
         else:
             wanted = [level_of_name(players[(human + i) % 4]) or DEFAULT_BOTS for i in range(1, 4)]
-        notes.append(f"Resumed {args.resume} at round {max(len(match.rounds), 1)}.")
+        # Between rounds the next deal comes at once: it is the round the person resumes at.
+        notes.append(f"Resumed {args.resume} at round {len(match.rounds) + (match.phase == Phase.DEAL)}.")
         save_path = args.save or args.resume
     else:
         try:
@@ -138,6 +188,6 @@ def run(args: argparse.Namespace) -> int:
     try:
         driver.save()
     except OSError as error:
-        return fail(f"cannot save to {save_path}: {error.strerror}", 1)
+        return fail(f"cannot save to {save_path}: {error.strerror}")
     console = Console(highlight=False, emoji=False)
     return TerminalTable(driver, console, speed=args.speed, notes=notes).run()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import gc
+import math
 import os
 import socket
 import sys
@@ -68,6 +69,15 @@ def register(subparsers: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    def fail(message: str) -> int:
+        print(f"sobedesce serve: {message}", file=sys.stderr)
+        return 2
+
+    if not 0 <= args.port <= 65535:
+        return fail(f"--port must be 0-65535, not {args.port}")
+    if not (math.isfinite(args.pace) and args.pace >= 0 and math.isfinite(args.away_after) and args.away_after > 0):
+        return fail("--pace must be 0 or more and --away-after more than 0, both finite")
+
     import uvicorn
 
     from sobedesce.server.app import ClusterSettings, create_app
@@ -75,14 +85,6 @@ def run(args: argparse.Namespace) -> int:
     from sobedesce.server.store import Store, StoreError
     from sobedesce.server.tables import Settings
 
-    def fail(message: str) -> int:
-        print(f"sobedesce serve: {message}", file=sys.stderr)
-        return 2
-
-    if not 0 <= args.port <= 65535:
-        return fail(f"--port must be 0-65535, not {args.port}")
-    if args.pace < 0 or args.away_after <= 0:
-        return fail("--pace must be 0 or more and --away-after more than 0")
     if args.db and args.data:
         return fail("give --db or --data, not both")
     cluster = None

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 
 from sobedesce.core import Exchange, Match, Phase, Round, format_cards
@@ -11,9 +12,14 @@ def _tricks(count: int) -> str:
     return f"{count} trick" if count == 1 else f"{count} tricks"
 
 
+# A record's player names are printed with their control characters (escape sequences,
+# newlines…) replaced, as at the terminal table (sobedesce.terminal.render.printable).
+_UNPRINTABLE = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+
+
 def seat_name(match: Match, seat: int) -> str:
     if match.players is not None:
-        return f"{match.players[seat]} (seat {seat})"
+        return f"{_UNPRINTABLE.sub(chr(0xFFFD), match.players[seat])} (seat {seat})"
     return f"seat {seat}"
 
 

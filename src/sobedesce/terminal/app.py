@@ -24,6 +24,7 @@ from sobedesce.table import Event, TableDriver
 from .inputs import COMMANDS, Command, InputError, parse_input
 from .render import (
     LOG_LINES,
+    WIDTH,
     card_text,
     describe_event,
     help_lines,
@@ -31,6 +32,7 @@ from .render import (
     history_lines,
     match_over_lines,
     print_lines,
+    printable,
     round_over_lines,
     rules_lines,
     table_lines,
@@ -168,7 +170,13 @@ class TerminalTable:
         self.sleep = sleep
         self.log: deque[Text] = deque((Text(n, style="dim") for n in notes), maxlen=LOG_LINES)
         self.notice: list[Text] = []
-        self._forced_since_prompt = False
+        self._moved_since_prompt = False
+
+    @property
+    def names(self) -> list[str]:
+        """The players' names as the screen shows them: a record's or ``--name``'s control
+        characters (escape sequences, newlines) never reach the terminal."""
+        return [printable(name) for name in self.driver.names]
 
     # -- the loop ------------------------------------------------------------------------
 
@@ -230,20 +238,30 @@ class TerminalTable:
     def _draw(self, *, guidance: Text | str | None = None, message: Text | str | None = None) -> None:
         view = self.driver.view()
         lines = table_lines(
-            view, self.driver.names, log=list(self.log), notice=self.notice, guidance=guidance, message=message
+            view, self.names, log=list(self.log), notice=self.notice, guidance=guidance, message=message
         )
+        self._screen(lines)
+
+    def _screen(self, lines: Sequence[Text]) -> None:
+        """Clear the terminal and show ``lines``, saying so when the terminal is too narrow
+        for them (they are cut at its right edge)."""
         self.console.clear()
+        if self.console.width < WIDTH:
+            note = f"! Terminal {self.console.width} columns wide: the table needs {WIDTH}; widen it."
+            self.console.print(note, style="bold", markup=False, highlight=False)
         print_lines(self.console, lines)
 
     def _page(self, lines: Sequence[Text], prompt: str = "Press Enter to return to the table > ") -> None:
-        self.console.clear()
-        print_lines(self.console, lines)
+        self._screen(lines)
         self.console.print()
-        self._ask(prompt)
+        if COMMANDS.get(" ".join(self._ask(prompt).split()).lower()) == "quit":
+            raise _Quit
 
     def _ask(self, prompt: str) -> str:
-        if self._forced_since_prompt:
-            self._forced_since_prompt = False
+        if self._moved_since_prompt:
+            # Keys typed while the table moved on (the bots, a forced card) answered no prompt:
+            # they are dropped rather than taken as the next decision.
+            self._moved_since_prompt = False
             discard = getattr(self.read, "discard_typeahead", None)
             if discard is not None:
                 discard()
@@ -256,6 +274,8 @@ class TerminalTable:
     def _show_events(self, events: Sequence[Event], *, forced: Text | None = None) -> None:
         """Log ``events`` (the person's forced play as ``forced``) and pace them."""
         driver = self.driver
+        if events:
+            self._moved_since_prompt = True
         for event in events:
             if forced is not None and event.kind == "play" and event.seat == driver.human:
                 self.log.append(forced)
@@ -263,7 +283,7 @@ class TerminalTable:
                     self._draw(guidance=self._while_paced())
                     self._pause(2.0)
                 continue
-            self.log.append(describe_event(event, driver.names, driver.human))
+            self.log.append(describe_event(event, self.names, driver.human))
             if event.kind in ("round", "match"):
                 continue
             if self.speed > 0 and (event.seat != driver.human or event.kind == "trick"):
@@ -288,17 +308,15 @@ class TerminalTable:
             self._draw()
             self._pause(2.0)
         next_dealer = None if last else driver.match.next_dealer
-        lines = round_over_lines(event, driver.names, driver.human, next_dealer)
+        lines = round_over_lines(event, self.names, driver.human, next_dealer)
         self.notice = []
         if last:
-            self.console.clear()
-            print_lines(self.console, lines)
+            self._screen(lines)
             self.console.print()
             return
         message: Text | None = None
         while True:
-            self.console.clear()
-            print_lines(self.console, [*lines, message] if message is not None else lines)
+            self._screen([*lines, message] if message is not None else lines)
             self.console.print()
             text = self._ask(f"Press Enter to deal round {event.round_index + 2} > ")
             key = " ".join(text.split()).lower()
@@ -313,7 +331,7 @@ class TerminalTable:
             elif command == "help":
                 self._page(help_lines(None, driver.match.rules))
             elif command == "history":
-                self._page(history_lines(driver.view(), driver.names))
+                self._page(history_lines(driver.view(), self.names))
             elif command == "hint":
                 message = Text("No decision is due: 'hint' helps when you choose trump, exchange or play.")
             else:
@@ -323,7 +341,7 @@ class TerminalTable:
 
     def _match_over(self, event: Event) -> None:
         driver = self.driver
-        lines = match_over_lines(event, driver.names, driver.human, len(driver.match.rounds))
+        lines = match_over_lines(event, self.names, driver.human, len(driver.match.rounds))
         print_lines(self.console, lines)
         if driver.save_path:
             self.console.print(
@@ -341,13 +359,12 @@ class TerminalTable:
         if forced is not None:
             # One event: the card goes on the table and the log says it was forced, and why,
             # in place of "You play …".  No prompt is shown meanwhile, so keys typed now
-            # answered nothing: they are dropped rather than taken as the next decision.
+            # answer nothing: they are dropped at the next prompt (see _ask).
             card, why = forced
             note = Text("Forced: you play ", style="bold").append_text(card_text(card, "bold"))
             note.append(f" — {why}.", style="bold")
             self.notice = []
             self._show_events(driver.play_human(Play(card)), forced=note)
-            self._forced_since_prompt = True
             return
         message: Text | str | None = None
         must_play = driver.must_play_reason()
@@ -359,7 +376,14 @@ class TerminalTable:
             message = None
             self.notice = []
             try:
-                parsed = parse_input(text, view.phase, view.hand, turn_allowed=view.rules.turn_up_allowed)
+                parsed = parse_input(
+                    text,
+                    view.phase,
+                    view.hand,
+                    turn_allowed=view.rules.turn_up_allowed,
+                    keep_allowed=view.rules.min_discard == 0,
+                    sit_allowed=must_play is None,
+                )
             except InputError as error:
                 message = Text(f"? {error}", style="bold")
                 continue
@@ -369,7 +393,7 @@ class TerminalTable:
                 if parsed.name == "hint":
                     self.notice = hint_lines(driver.hint(), driver.hint_bot_name)
                 elif parsed.name == "history":
-                    self.notice = history_lines(view, driver.names)
+                    self.notice = history_lines(view, self.names)
                 elif parsed.name == "rules":
                     self._page(rules_lines(driver.match.rules))
                 elif parsed.name == "help":

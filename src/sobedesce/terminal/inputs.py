@@ -85,10 +85,19 @@ def parse_card_word(word: str, hand: Sequence[Card]) -> Card:
         raise InputError(f"{word!r} is not a card: type e.g. 7h (rank A7KJQ65432, suit SHDC) or its number") from None
 
 
-def parse_input(text: str, phase: Phase, hand: Sequence[Card], *, turn_allowed: bool = True) -> Action | Command:
+def parse_input(
+    text: str,
+    phase: Phase,
+    hand: Sequence[Card],
+    *,
+    turn_allowed: bool = True,
+    keep_allowed: bool = True,
+    sit_allowed: bool = True,
+) -> Action | Command:
     """Read ``text`` typed when the person is to act in ``phase`` holding ``hand`` (as shown);
-    ``turn_allowed``: whether the rules let the chooser turn up a card (only the error messages
-    depend on it: a turn-up is still read, and the table refuses it with the rules' reason).
+    ``turn_allowed``, ``keep_allowed``, ``sit_allowed``: whether the rules let the person turn
+    up a card, keep all five cards, sit out now (only the error messages depend on them: such
+    an answer is still read, and the table refuses it with the rules' reason).
 
     Raises :class:`InputError` for text that is neither a command nor a decision.
     """
@@ -96,7 +105,7 @@ def parse_input(text: str, phase: Phase, hand: Sequence[Card], *, turn_allowed: 
     if key in COMMANDS:
         return Command(COMMANDS[key])
     if not key:
-        raise InputError(_what_to_type(phase, turn_allowed))
+        raise InputError(_what_to_type(phase, turn_allowed, keep_allowed, sit_allowed))
     if phase == Phase.TRUMP:
         if key in _TURN_WORDS:
             return TurnUp()
@@ -123,10 +132,12 @@ def parse_input(text: str, phase: Phase, hand: Sequence[Card], *, turn_allowed: 
     raise InputError("there is nothing to decide now")
 
 
-def _what_to_type(phase: Phase, turn_allowed: bool = True) -> str:
+def _what_to_type(phase: Phase, turn_allowed: bool = True, keep_allowed: bool = True, sit_allowed: bool = True) -> str:
     if phase == Phase.TRUMP:
         turn = " or type 'turn'" if turn_allowed else ""
         return f"name a trump suit (S, H, D or C){turn}; 'help' for more"
     if phase == Phase.EXCHANGE:
-        return "type the cards to discard (e.g. '2c 5h' or '1 4'), 'keep' for none, or 'sit'; 'help' for more"
+        keep = ", 'keep' for none" if keep_allowed else ""
+        sit = ", or 'sit'" if sit_allowed else ""
+        return f"type the cards to discard (e.g. '2c 5h' or '1 4'){keep}{sit}; 'help' for more"
     return "type a card (e.g. 7h) or its number in your hand; 'help' for more"

@@ -8,6 +8,8 @@ Colour is only a help: without it, legal cards carry a ``*`` and suits their sym
 
 from __future__ import annotations
 
+import functools
+import io
 import re
 import textwrap
 from collections.abc import Iterable, Sequence
@@ -46,6 +48,7 @@ __all__ = [
     "history_lines",
     "match_over_lines",
     "print_lines",
+    "printable",
     "round_over_lines",
     "rules_lines",
     "seat_positions",
@@ -63,6 +66,19 @@ _SUIT_STYLE = ("", RED, RED, "")
 
 
 # -- small pieces ---------------------------------------------------------------------
+
+# What a terminal acts on instead of showing: C0 and C1 control characters (escape sequences,
+# newlines, backspace…), the line and paragraph separators and the bidirectional overrides.
+_UNPRINTABLE = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+
+
+def printable(name: str) -> str:
+    """``name`` safe to print: each control character replaced by U+FFFD (``�``).
+
+    >>> printable("Ana\\x1b[2J\\nBot")
+    'Ana�[2J�Bot'
+    """
+    return _UNPRINTABLE.sub("\ufffd", name)
 
 
 def card_text(card: Card, style: str = "") -> Text:
@@ -129,6 +145,22 @@ def _fit(text: Text, width: int = WIDTH) -> Text:
         text = text.copy()
         text.truncate(width, overflow="ellipsis")
     return text
+
+
+@functools.cache
+def _measuring_console() -> Console:
+    return Console(file=io.StringIO(), width=WIDTH)
+
+
+def _fold(text: Text | str, width: int = WIDTH) -> list[Text]:
+    """``text`` wrapped at spaces into lines of at most ``width`` cells: nothing is cut."""
+    text = Text(text) if isinstance(text, str) else text
+    if text.cell_len <= width:
+        return [text]
+    lines = list(text.wrap(_measuring_console(), width, overflow="fold"))
+    for line in lines:
+        line.rstrip()
+    return lines
 
 
 def _place(parts: Sequence[tuple[int, Text]], width: int = WIDTH) -> Text:
@@ -247,7 +279,8 @@ def table_lines(
 ) -> list[Text]:
     """The whole screen above the prompt: header, the four seats around the trick, the
     person's hand, a guidance line, then ``notice`` (a hint, the history…) or the latest
-    ``log`` lines, then ``message`` (e.g. why an input was refused)."""
+    ``log`` lines, then ``message`` (e.g. why an input was refused).  The guidance and the
+    message are wrapped, never cut: when they take more lines, fewer log lines show."""
     lines = _header_lines(view, names)
     lines.append(Text("─" * WIDTH, style="dim"))
     lines.extend(_table_area(view, names))
@@ -255,14 +288,18 @@ def table_lines(
     lines.append(_fit(_hand_line(view)))
     if guidance is None:
         guidance = default_guidance(view, names)
-    lines.append(_fit(Text(guidance) if isinstance(guidance, str) else guidance))
-    area = list(notice) if notice else list(log)[-LOG_LINES:]
-    for entry in area[:LOG_LINES]:
+    said = _fold(guidance)
+    if isinstance(message, str):
+        message = Text(message, style="bold")
+    said_after = _fold(message) if message else []
+    rows = max(0, min(LOG_LINES, MAX_LINES - len(lines) - len(said) - len(said_after)))
+    lines.extend(said)
+    area = list(notice)[:rows] if notice else list(log)[max(0, len(log) - rows) :]
+    for entry in area:
         lines.append(_fit(Text(entry) if isinstance(entry, str) else entry))
-    for _ in range(LOG_LINES - min(len(area), LOG_LINES)):
+    for _ in range(rows - len(area)):
         lines.append(Text(""))
-    if message:
-        lines.append(_fit(Text(message, style="bold") if isinstance(message, str) else message))
+    lines.extend(said_after)
     return lines
 
 
@@ -445,7 +482,8 @@ def round_over_lines(event: Event, names: Sequence[str], human: int, next_dealer
     if event.multiplier != 1 and event.suit is not None:
         lines.append(Text(f"{event.suit.title} were trumps: every change counted x{event.multiplier}."))
     if next_dealer is not None:
-        lines.append(Text(f"Next: round {event.round_index + 2}, {short_name(names, next_dealer, human)} deals."))
+        who = "you" if next_dealer == human else short_name(names, next_dealer, human)
+        lines.append(Text(f"Next: round {event.round_index + 2}, {who} {_verb(next_dealer, human, 'deal')}."))
     return lines
 
 
