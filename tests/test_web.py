@@ -40,6 +40,7 @@ from conftest_web import (
 
 pytestmark = pytest.mark.slow
 
+MINUS = "\u2212"
 SYMBOL_TO_SUIT = {"♠": "S", "♥": "H", "♦": "D", "♣": "C"}
 _names = itertools.count(1)
 
@@ -103,6 +104,8 @@ def test_a_whole_match_by_clicks(browser: Browser, server: str, rules: str) -> N
     expect(over).to_contain_text(re.compile(r"Winners: \S"))
     expect(over.locator("td.good, td.bad").first).to_be_visible()
     assert over.locator("tbody tr").count() == 4
+    # One way to write numbers: a true minus sign, never a hyphen.
+    assert not re.search(r"-\d", over.inner_text())
     if rules == "classic":
         screenshot(page, "match-over.png")
     page.context.close()
@@ -222,8 +225,14 @@ def test_reload_and_reconnect(browser: Browser, server: str) -> None:
     page.evaluate("window.sobedesce.drop()")
     expect(page.locator("#conn")).to_have_attribute("data-status", "reconnecting")
     expect(page.locator("#conn")).to_contain_text(re.compile("reconnecting", re.IGNORECASE))
+    # Near the hand, not only in the header: no card looks playable while nothing can be sent.
+    expect(page.locator("#problem")).to_have_text("Not connected — reconnecting…")
+    expect(page.locator("#problem")).to_be_in_viewport()
+    expect(page.locator("#hand .card.legal")).to_have_count(0)
+    expect(page.locator("#table")).to_have_attribute("data-turn", "other")
     page.context.set_offline(False)
     expect(page.locator("#conn")).to_have_attribute("data-status", "open")
+    expect(page.locator("#problem")).not_to_have_text("Not connected — reconnecting…")
     assert wait_for_turn(page) == "mine"
     assert decide(page) == "play"
     assert wait_for_turn(page) in ("mine", "over")
@@ -293,11 +302,19 @@ def test_replay_of_a_finished_match(browser: Browser, server: str) -> None:
     expect(page.locator("#replay")).to_be_visible()
     hands = page.locator("#replay .open-hand")
     expect(hands).to_have_count(4)
-    assert hands.locator(".card").count() == 20
+    # Only what had happened by each step: the deal's first part (three cards each) before
+    # the trump is chosen, then the trump and five cards each.
+    expect(hands.locator(".card")).to_have_count(12)
+    expect(page.locator("#replay-trump")).to_contain_text("?")
+    expect(page.locator("#replay-trump .trump-suit")).to_have_count(0)
 
     steps = page.locator("#replay-step")
     expect(steps).to_contain_text("Step 1 of")
-    for _ in range(8):
+    page.click("#next-step")
+    expect(steps).to_contain_text(re.compile("Step 2 of .* trump"))
+    expect(hands.locator(".card")).to_have_count(20)
+    expect(page.locator("#replay-trump .trump-suit")).to_have_count(1)
+    for _ in range(7):
         page.click("#next-step")
     expect(steps).to_contain_text("Step 9 of")
     assert page.locator("#replay .trick .card").count() >= 1 or "sits out" in steps.inner_text()
@@ -353,6 +370,14 @@ def test_phone_layout_and_keyboard_play(browser: Browser, server: str) -> None:
         page.keyboard.press("Enter")
         page.wait_for_function("v => document.querySelector('#table').dataset.v !== v", arg=before)
     assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+
+    # A dialog opens at its top, its title in view and focused (not scrolled to Close).
+    page.click("[data-key=scores]")
+    expect(page.locator("#dialog")).to_be_visible()
+    expect(page.locator("#dialog-title")).to_be_focused()
+    assert page.evaluate("document.getElementById('dialog').scrollTop") == 0
+    page.keyboard.press("Escape")
+    expect(page.locator("#dialog")).to_be_hidden()
     page.context.close()
 
 
@@ -437,4 +462,296 @@ def test_the_page_never_holds_a_hidden_card(browser: Browser, server: str) -> No
     play_to_the_end(page, check)
     check()
     assert checks > 10
+    page.context.close()
+
+
+# -- 9. the round's summary hides nothing needed to act; the table fits the window -------------
+
+
+@pytest.mark.parametrize("size", [(1280, 800), (390, 844)], ids=["desktop", "phone"])
+def test_round_summary_leaves_the_decision_in_view(browser: Browser, server: str, size: tuple[int, int]) -> None:
+    width, height = size
+    page = new_page(browser, viewport={"width": width, "height": height})
+    page.goto(server)
+    register(page, person())
+    quick_match(page, "classic")
+    while True:
+        assert wait_for_turn(page) == "mine", "the match ended before the next round's first decision"
+        if width >= 1000:
+            # The whole table fits a 1280x800 window: acting never scrolls the header away.
+            assert page.evaluate("document.documentElement.scrollHeight <= window.innerHeight"), phase(page)
+        if page.locator("#round-summary").count() and phase(page) in ("trump", "exchange"):
+            break
+        decide(page)
+    if width < 1000:
+        screenshot(page, "phone-round-summary.png")
+    page.evaluate("window.scrollTo(0, 0)")
+    boxes = page.evaluate(
+        """() => Object.fromEntries(['#round-summary', '#actions', '#hand', '.table-info']
+              .map(s => [s, document.querySelector(s).getBoundingClientRect().toJSON()]))"""
+    )
+    summary = boxes.pop("#round-summary")
+    for name, box in boxes.items():
+        assert box["bottom"] <= height, f"{name} is below the fold"
+        apart = (
+            summary["right"] <= box["left"]
+            or box["right"] <= summary["left"]
+            or summary["bottom"] <= box["top"]
+            or box["bottom"] <= summary["top"]
+        )
+        assert apart, f"the round's summary covers {name}"
+    page.click("[data-key=summary-ok]")
+    expect(page.locator("#round-summary")).to_have_count(0)
+    page.context.close()
+
+
+# -- 10. the server's words in the page's language -------------------------------------------
+
+
+def test_the_servers_messages_in_portuguese(browser: Browser, server: str) -> None:
+    taken = person()
+    other = new_page(browser)
+    other.goto(server)
+    register(other, taken)
+    other.context.close()
+
+    page = new_page(browser, viewport={"width": 1280, "height": 800})
+    page.context.add_init_script("localStorage.setItem('sobedesce.lang', 'pt')")
+    page.goto(server)
+    problem = page.locator("#name-form .problem")
+    page.fill("#name", "Bot 7")
+    page.click("#name-form button[type=submit]")
+    expect(problem).to_have_text("Os nomes começados por “Bot” são dos bots.")
+    page.fill("#name", taken.upper())
+    page.click("#name-form button[type=submit]")
+    expect(problem).to_have_text("Este nome já está a ser usado: escolha outro.")
+    register(page, person())
+    quick_match(page, "classic")
+    # Bots by their level in Portuguese, on the table as in the lobby.
+    expect(page.locator("#table .seat.pos-top .name")).to_have_text(re.compile(r"^Bot \d \(fácil\)$"))
+    expect(page.locator("#log")).not_to_contain_text("(easy)")
+
+    illegal = hinted = False
+    while not (illegal and hinted):
+        assert wait_for_turn(page) == "mine", "the match ended before every check was made"
+        if phase(page) == "play" and not hinted:
+            page.click("[data-key=hint]")
+            options = page.locator("#dialog .hints li")
+            expect(options.first).to_be_visible()
+            text = page.locator("#dialog-body").inner_text()
+            assert "face aos outros" in text and "against" not in text, text
+            assert not re.search(r"-\d|\d\.\d", text), text  # a minus sign (U+2212), a decimal comma
+            page.keyboard.press("Escape")
+            expect(page.locator("#dialog")).to_be_hidden()
+            hinted = True
+        if phase(page) == "play" and not illegal and page.locator("#hand .card.dim").count():
+            page.locator("#hand .card.dim").first.click(force=True)
+            problem = page.locator("#problem")
+            expect(problem).to_contain_text("Não permitido: tem de ")
+            # The suit by its name, never the protocol's letter.
+            assert not re.search(r"\b[SHDC]\b|must|void", problem.inner_text()), problem.inner_text()
+            illegal = True
+        decide(page)
+    page.context.close()
+
+
+# -- 11. history, ranking and replay: the same names and numbers everywhere ---------------------
+
+
+def test_history_and_leaderboard_on_a_phone_in_portuguese(browser: Browser, server: str) -> None:
+    name = person()
+    token, match_id = _play_quick_match(server.replace("http", "ws", 1) + "ws", name)
+    page = new_page(browser, viewport={"width": 390, "height": 844}, has_touch=True)
+    page.context.add_init_script(
+        f"localStorage.setItem('sobedesce.player', '{json.dumps({'name': name, 'token': token})}');"
+        "localStorage.setItem('sobedesce.lang', 'pt')"
+    )
+    page.goto(server + "#/history")
+    row = page.locator(f"#history tr[data-match='{match_id}']")
+    expect(row).to_be_visible()
+    cells = row.locator("td")
+    # A Portuguese date (day/month/year), and the bots numbered as at the table.
+    expect(cells.nth(0)).to_have_text(re.compile(r"^\d{2}/\d{2}/\d{4},? \d{2}:\d{2}$"))
+    expect(cells.nth(2)).to_have_text(f"{name}, Bot 1 (fácil), Bot 2 (fácil), Bot 3 (fácil)")
+    expect(cells.nth(4)).to_have_text(re.compile(rf"^(?:[+{MINUS}][\d,]+|0)$"))
+    screenshot(page, "phone-history.png")
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+
+    page.goto(server + "#/")
+    board = page.locator("#leaderboard")
+    expect(board.locator("[data-key=among-people]")).to_have_attribute("aria-pressed", "true")
+    # No match among people has finished on this server: the message says so, and where to look.
+    expect(board).to_contain_text("Ainda nenhuma partida entre pessoas terminou")
+    expect(board).to_contain_text("Com bots")
+    page.click("[data-key=among-bots]")
+    expect(board.locator("table.board")).to_contain_text(name)
+    assert not re.search(r"-\d|\d\.\d", board.inner_text())
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    assert page.evaluate(
+        "import('/static/i18n.js').then(m => [m.num(-3), m.signed(-4.06), m.signed(2.5), m.signed(0)])"
+    ) == [
+        f"{MINUS}3",
+        f"{MINUS}4,06",
+        "+2,5",
+        "0",
+    ]
+    page.context.close()
+
+
+# -- 12. leaving during a match, and coming back ---------------------------------------------------
+
+
+def test_leaving_a_match_asks_first_and_the_lobby_leads_back(browser: Browser, server: str) -> None:
+    page = new_page(browser, viewport={"width": 1280, "height": 800})
+    page.goto(server)
+    register(page, person())
+    quick_match(page, "classic")
+    assert wait_for_turn(page) == "mine"
+    table_id = page.evaluate("window.sobedesce.state.table.id")
+    page.click("[data-key=leave]")
+    dialog = page.locator("#dialog")
+    expect(dialog).to_contain_text("a bot plays your seat until you come back")
+    page.click("#dialog-close")  # Stay
+    expect(dialog).to_be_hidden()
+    expect(page.locator("#table")).to_be_visible()
+    page.click("[data-key=leave]")
+    page.click("#leave-confirm")
+    expect(page.locator("#playing-as")).to_be_visible()
+    expect(page.locator("#back-to-table")).to_have_attribute("href", f"#/table/{table_id}")
+    mine = page.locator(f"#tables li[data-table='{table_id}'] a")
+    expect(mine).to_have_count(1)
+    expect(mine).to_have_text("Back to your table")
+    mine.click()
+    page.wait_for_function("() => window.sobedesce.state.seat !== null && window.sobedesce.state.state !== null")
+    assert page.evaluate("location.hash") == f"#/table/{table_id}"
+    page.context.close()
+
+
+# -- 13. late, all bots, no seat for you, too many tables, a table that closes ---------------------
+
+
+def _create(page: Page, seats: list[str], private: bool = False) -> None:
+    for seat, choice in enumerate(seats):
+        page.select_option(f"#seat{seat}", choice)
+    if private:
+        page.check("#private")
+    else:
+        page.uncheck("#private")
+    page.click("#create-table")
+
+
+def test_tables_one_cannot_sit_at(browser: Browser, server: str) -> None:
+    host, guest, late = (new_page(browser, viewport={"width": 1280, "height": 800}) for _ in range(3))
+    for page in (host, guest, late):
+        page.goto(server)
+        register(page, person())
+
+    # A private table begun without you: said so, and nothing to watch.
+    _create(host, ["you", "open", "easy", "easy"], private=True)
+    invitation = host.locator("#invite-link").input_value()
+    guest.goto(invitation)
+    guest.wait_for_function("() => window.sobedesce.state.state !== null")
+    late.goto(invitation)
+    expect(late.locator("#table-notice")).to_have_text("The match at this private table has begun without you.")
+    expect(late.locator("#watch-instead")).to_have_count(0)
+
+    # A public one: a button to watch it.
+    host.goto(server)
+    _create(host, ["you", "open", "easy", "easy"])
+    expect(host.locator("#table")).to_be_visible()
+    table_id = host.evaluate("window.sobedesce.state.table.id")
+    guest.goto(f"{server}#/table/{table_id}")
+    guest.wait_for_function("() => window.sobedesce.state.state !== null")
+    late.goto(f"{server}#/table/{table_id}")
+    expect(late.locator("#table-notice")).to_contain_text("has begun without you: you can watch it")
+    late.click("#watch-instead")
+    expect(late.locator("#banner")).to_contain_text("You are watching this table")
+    assert late.evaluate("window.sobedesce.state.seat") is None
+
+    # Four bots start at once: the page goes to watch them, no invitation to empty seats.
+    late.goto(server)
+    _create(late, ["easy", "easy", "easy", "easy"])
+    expect(late.locator("#table")).to_be_visible()
+    assert late.evaluate("location.hash").startswith("#/watch/")
+    expect(late.locator("#invite-link")).to_have_count(0)
+
+    # Open seats and none for you: the link is for the people to come, and it may be watched.
+    late.goto(server)
+    _create(late, ["open", "easy", "easy", "easy"])
+    created = late.locator("#create .created")
+    expect(created).to_contain_text("with no seat for you")
+    expect(created.locator("#invite-link")).to_have_value(re.compile(r"#/table/"))
+    expect(created.locator("[data-key=watch-created]")).to_be_visible()
+
+    # A refusal is worded in the page's language, in the panel that asked.
+    refused = late.locator("#create-problem")
+    _create(late, ["you", "you", "easy", "easy"])
+    expect(refused).to_have_text("You can take one seat only.")
+
+    # Three tables open or in play at most.
+    for _ in range(4):
+        _create(late, ["open", "easy", "easy", "easy"])
+        expect(late.locator("#create .created, #create-problem")).to_be_visible()
+        if refused.count() and "tables" in (refused.text_content() or ""):
+            break
+    expect(refused).to_contain_text("tables open or in play, the most a player may have")
+
+    # A spectator of an open table its last person leaves: the table closes, and is said to.
+    host.goto(server)
+    _create(host, ["you", "open", "easy", "easy"])
+    expect(host.locator("#table")).to_be_visible()
+    table_id = host.evaluate("window.sobedesce.state.table.id")
+    guest.goto(f"{server}#/watch/{table_id}")
+    expect(guest.locator("#banner")).to_contain_text("You are watching this table")
+    host.click("[data-key=leave]")  # before the match: no question asked
+    expect(host.locator("#playing-as")).to_be_visible()
+    expect(guest.locator("main .notice")).to_contain_text("The table closed before its match began")
+    for page in (host, guest, late):
+        page.context.close()
+
+
+# -- 14. focus follows the decisions ---------------------------------------------------------------
+
+
+def test_focus_follows_the_decisions(browser: Browser, server: str) -> None:
+    page = new_page(browser, viewport={"width": 1280, "height": 800})
+    page.goto(server)
+    register(page, person())
+    expect(page.locator("#play-now")).to_be_focused()
+    quick_match(page, "classic")
+    on_body = "() => document.activeElement === document.body || document.activeElement === null"
+    decisions = 0
+    checked_ring = checked_trick = False
+    while decisions < 12 or not (checked_ring and checked_trick):
+        assert wait_for_turn(page) == "mine", "the match ended before every check was made"
+        # Focus is on the decision due: a trump button, a card to pick or to play.
+        page.wait_for_function("() => document.activeElement?.matches('#actions button, #hand .card')")
+        if phase(page) == "play" and not checked_ring:
+            # A keyboard focus ring unlike the gold of a legal card.
+            page.keyboard.press("Shift+Tab")
+            for _ in range(30):
+                page.keyboard.press("Tab")
+                if page.evaluate("document.activeElement?.matches('#hand .card.legal')"):
+                    break
+            card = page.locator("#hand .card.legal:focus-visible")
+            expect(card).to_have_count(1)
+            ring = card.evaluate(
+                "e => { const s = getComputedStyle(e); return [s.outlineColor, s.outlineWidth, s.outlineOffset]; }"
+            )
+            assert ring == ["rgb(255, 255, 255)", "4px", "3px"], ring
+            checked_ring = True
+        if phase(page) == "play" and not checked_trick and page.locator("[data-key=last-trick]").is_enabled():
+            done = page.evaluate("window.sobedesce.state.state.tricks.filter(t => t.winner !== null).length")
+            if done:
+                page.click("[data-key=last-trick]")
+                tops = page.locator("#dialog .last-trick li").evaluate_all(
+                    "els => els.map(e => Math.round(e.getBoundingClientRect().top))"
+                )
+                assert len(tops) >= 2 and len(set(tops)) == 1, tops  # one row, however long the names
+                page.keyboard.press("Escape")
+                expect(page.locator("#dialog")).to_be_hidden()
+                checked_trick = True
+        decide(page)
+        decisions += 1
+        assert not page.evaluate(on_body), "focus dropped to the page's body"
     page.context.close()

@@ -4,11 +4,12 @@
 
 import { h } from "./cards.js";
 import { language, setLanguage, t } from "./i18n.js";
-import { renderLobby } from "./lobby.js";
+import { lobbyFocus, renderLobby } from "./lobby.js";
+import { errorText } from "./messages.js";
 import { Connection } from "./net.js";
 import { renderHistory, renderReplay } from "./replay.js";
 import { renderRules } from "./rules.js";
-import { logLines, renderTable } from "./table.js";
+import { logLines, renderTable, tableFocus } from "./table.js";
 
 // Pauses between messages shown, in ms; a finished trick waits as long as style.css holds
 // it and slides it to its winner (--hold-ms + --collect-ms).
@@ -26,8 +27,14 @@ const app = {
   authed: false,
   speed: localStorage.getItem("sobedesce.speed") || (reducedMotion ? "off" : "normal"),
   route: { page: "lobby" },
-  lobby: { tables: [], created: null, nameError: null, pendingName: null, among: "people" },
+  lobby: { tables: [], created: null, nameError: null, pendingName: null, among: "people", asked: null, problem: null },
   notice: null,
+  // A table the page could not join but may watch (a public match begun without you).
+  noticeWatch: null,
+  // A notice for the page about to be shown (route() clears the notice of the page left).
+  nextNotice: null,
+  // A `leave` was sent: its `left` is the answer, not the table closing by itself.
+  leaving: false,
   conn: null,
   connection: { status: "connecting", seconds: null },
   requests: 0,
@@ -48,6 +55,7 @@ function freshTable(id = null, mode = null) {
     match: null, // the `match` event
     log: [],
     pending: null,
+    decidedAt: null, // the `v` of the last decision sent
     problem: null,
     selected: new Set(),
     hint: null,
@@ -66,6 +74,16 @@ export function send(message) {
 export function nextId(prefix) {
   app.requests += 1;
   return `${prefix}${app.requests}-${Date.now().toString(36)}`;
+}
+
+// Whether decisions can reach the server now.
+export const online = () => app.connection.status === "open" && app.authed;
+
+// Leave the table: before the match the seat opens again; during it a bot plays the seat
+// until the person comes back (the lobby keeps offering the way back).
+export function leave() {
+  app.leaving = true;
+  send({ type: "leave" });
 }
 
 export function announce(text) {
@@ -104,7 +122,9 @@ function parseHash() {
 
 function route() {
   app.route = parseHash();
-  app.notice = null;
+  app.notice = app.nextNotice;
+  app.nextNotice = null;
+  app.noticeWatch = null;
   if (app.route.page === "table") enterTable();
   else if (app.route.page === "lobby" && app.authed) send({ type: "list" });
   render();
@@ -149,6 +169,10 @@ export function register(name) {
 }
 
 export function forgetPlayer() {
+  // The server takes no new name from a connection seated at a table: leave it first (during
+  // a match a bot plays the seat, as after "Leave table").
+  if (app.authed && app.table.id && app.table.seat !== null) leave();
+  localStorage.removeItem("sobedesce.table");
   app.player = null;
   app.authed = false;
   localStorage.removeItem("sobedesce.player");
@@ -168,48 +192,69 @@ const handlers = {
   },
   error(message) {
     const table = app.table;
+    const text = errorText(message);
     switch (message.code) {
       case "unauthorized":
         if (!app.authed) forgetPlayer();
         break;
       case "bad_name":
       case "name_taken":
-        app.lobby.nameError = message.message;
+      case "seated":
+        app.lobby.nameError = text;
         app.lobby.pendingName = null;
         break;
       case "stale":
       case "rate_limited":
         break; // the update that came before it already brought the page up to date
-      case "table_full":
-        if (app.route.page === "table" && table.id && table.mode === "seat") {
-          table.mode = "watch";
-          app.notice = t("table_full_watch");
-          history.replaceState(null, "", `#/watch/${table.id}`);
-          sitDown();
-        } else app.notice = message.message;
+      case "not_seated":
+        if (app.leaving) {
+          // Left already (the table closed, or the match ended): nothing to tell.
+          app.leaving = false;
+          break;
+        }
+        app.notice = text;
         break;
+      case "table_full":
       case "no_table":
-        if (app.route.page === "table") app.notice = t("table_gone");
-        else app.notice = message.message;
+      case "seat_taken":
+        app.notice = text;
+        // A public match begun without you may be watched; a private one may not.
+        if (message.code === "table_full" && app.route.page === "table" && table.id && !app.route.code && !/private/.test(message.message)) {
+          app.noticeWatch = table.id;
+        }
+        break;
+      case "too_many_tables":
+      case "bad_table":
+        if (app.route.page === "lobby" && app.lobby.asked) app.lobby.problem = { panel: app.lobby.asked, text };
+        else app.notice = text;
         break;
       default:
-        if (message.id && message.id === table.pending) {
-          table.problem = message.code === "illegal" ? t("not_allowed", { reason: message.message }) : message.message;
-        } else if (message.id && table.hint?.id === message.id) table.hint = { ...table.hint, error: message.message };
-        else app.notice = t("error", { message: message.message });
+        if (message.id && message.id === table.pending) table.problem = text;
+        else if (message.id && table.hint?.id === message.id) table.hint = { ...table.hint, error: text };
+        else app.notice = t("error", { message: text });
     }
     if (message.id && message.id === table.pending) table.pending = null;
     render();
   },
   created(message) {
-    app.lobby.created = message.table;
+    const table = message.table;
+    app.lobby.asked = null;
+    // Four bots start at once: a match to watch (a private one cannot be watched).
+    if (table.seats.every((seat) => seat.kind === "bot") && !table.private) {
+      app.lobby.created = null;
+      navigate(`#/watch/${table.id}`);
+      return;
+    }
+    app.lobby.created = table;
     render();
   },
   joined(message) {
+    app.lobby.asked = null;
     if (app.table.id !== message.table) app.table = freshTable(message.table, app.table.mode);
     app.table.seat = message.seat;
     app.table.mode = message.seat === null ? "watch" : "seat";
-    localStorage.setItem("sobedesce.table", message.table);
+    // The lobby leads back to a seat (a spectator has none to come back to).
+    if (message.seat !== null) localStorage.setItem("sobedesce.table", message.table);
     const hash = message.seat === null ? `#/watch/${message.table}` : `#/table/${message.table}`;
     // From the lobby a new history entry, so Back returns there; otherwise the same place.
     if (app.route.page !== "table") history.pushState(null, "", hash);
@@ -241,9 +286,22 @@ const handlers = {
     render();
   },
   left() {
+    const table = app.table;
+    const asked = app.leaving;
+    app.leaving = false;
+    // Left during a match: a bot plays the seat until the person comes back to it.
+    const inPlay = table.seat !== null && table.info?.status === "playing" && table.state?.phase !== "match_over";
+    if (!(asked && inPlay) && localStorage.getItem("sobedesce.table") === table.id) localStorage.removeItem("sobedesce.table");
     app.table = freshTable();
-    localStorage.removeItem("sobedesce.table");
-    navigate("#/");
+    // Not asked: the server closed an open table nobody came to.
+    const notice = asked ? null : t("table_closed");
+    if (app.route.page === "table") {
+      app.nextNotice = notice;
+      navigate("#/");
+    } else {
+      app.notice = notice ?? app.notice;
+      render();
+    }
   },
   pong() {},
 };
@@ -255,8 +313,8 @@ function onMessage(message) {
 function onStatus(status, seconds) {
   app.connection = { status, seconds };
   if (status !== "open") app.authed = false;
-  renderHeader();
-  exposeState();
+  // The table shows whether decisions can be made now.
+  render();
 }
 
 // -- the table's messages, shown one at a time ------------------------------------------
@@ -310,6 +368,7 @@ function takeEvent(table, event, catchUp) {
 function takeState(table, state) {
   const before = table.state;
   table.state = state;
+  if (state?.phase === "match_over" && localStorage.getItem("sobedesce.table") === table.id) localStorage.removeItem("sobedesce.table");
   table.problem = null;
   if (!state || before?.phase !== state.phase || before?.round !== state.round) table.selected.clear();
   if (state?.hand) for (const card of [...table.selected]) if (!state.hand.includes(card)) table.selected.delete(card);
@@ -336,7 +395,9 @@ function exposeState() {
 
 export function render() {
   const main = document.getElementById("main");
-  const focused = document.activeElement?.dataset?.key;
+  const active = document.activeElement;
+  const hadFocus = Boolean(active) && active !== main && main.contains(active);
+  const focused = active?.dataset?.key;
   renderHeader();
   main.dataset.page = app.route.page;
   const page = {
@@ -348,7 +409,20 @@ export function render() {
   }[app.route.page];
   main.replaceChildren(...[].concat(page(app) ?? []));
   if (focused) main.querySelector(`[data-key="${CSS.escape(focused)}"]`)?.focus({ preventScroll: true });
+  keepFocus(main, hadFocus);
   exposeState();
+}
+
+// After a decision the element that had focus is often gone (a card played, the buttons of
+// a phase over): focus goes to what comes next, never to the page's body. On the table it
+// waits on the status line (or on the page, just opened) until the person is to act again.
+function keepFocus(main, hadFocus) {
+  const now = document.activeElement;
+  const lost = hadFocus && !main.contains(now);
+  const parked = now?.dataset?.key === "banner" || (now === main && app.route.page === "table");
+  if (!lost && !parked) return;
+  const target = { lobby: lobbyFocus, table: tableFocus }[app.route.page]?.(app);
+  if (target && target !== now) target.focus();
 }
 
 function renderHeader() {

@@ -116,7 +116,7 @@ const STRINGS = {
     cannot_sit_out: "You may not sit out: {reason}",
     reason_hearts: "Hearts are trump, so everyone plays",
     reason_chooser: "the chooser must play (classic)",
-    reason_score: "a score of 5 or less must play (classic)",
+    reason_score: "a score of {n} or less must play (classic)",
     reason_streak: "you sat out the two previous rounds",
     not_allowed: "Not allowed: {reason}",
     not_your_turn: "Wait for your turn.",
@@ -135,6 +135,7 @@ const STRINGS = {
     new_match: "Back to the lobby",
     replay_match: "Replay this match",
     invite_title: "Invite people to the open seats:",
+    invite_link: "Invitation link",
     open_seat: "open seat",
     log: "Table log",
     hand: "Your hand",
@@ -196,8 +197,60 @@ const STRINGS = {
     replay_scores: "Scores after each round",
     not_found: "Not found.",
     error: "Error: {message}",
-    table_full_watch: "The match at this table has begun: you are watching it.",
     table_gone: "This table is no longer open or in play.",
+    // Bots' names: the server's "Bot 1 (easy)", with the level in the page's language.
+    bot_name: "Bot {n} ({level})",
+    bot_plain: "Bot ({level})",
+    bot_level_easy: "easy",
+    bot_level_hard: "hard",
+    bot_level_expert: "expert",
+    nobody_yet_people: "No finished match between people yet. Matches against bots are under “With bots”.",
+    leave_title: "Leave the table?",
+    leave_confirm: "The match goes on without you: a bot plays your seat until you come back. You can come back from the lobby (“Back to your table”).",
+    stay: "Stay",
+    offline_notice: "Not connected — reconnecting…",
+    late_private: "The match at this private table has begun without you.",
+    late_public: "The match at this table has begun without you: you can watch it.",
+    table_no_seat: "No seat is open at this table.",
+    table_closed: "The table closed before its match began: nobody was waiting at it any more.",
+    created_no_seat: "Table created, with no seat for you. Share this link with the people who will take its open seats:",
+    created_private_bots: "Table created: its bots play the match among themselves. A private table cannot be watched.",
+    // The server's errors and the rules' reasons, in the page's language.
+    err_name_empty: "A name may not be empty.",
+    err_name_long: "A name has at most {n} characters.",
+    err_name_control: "A name may not hold control characters.",
+    err_name_bot: "Names starting with “Bot” are kept for the bots.",
+    err_bad_name: "This name cannot be used: choose another.",
+    err_name_taken: "This name is taken: choose another.",
+    err_seat_taken: "That seat is not open.",
+    err_already_seated: "You already sit at seat {n} of this table.",
+    err_bad_invite: "No table has this invitation: the link may be wrong or the table closed.",
+    err_too_many_tables: "You have {n} tables open or in play, the most a player may have: finish a match, or leave a table before it starts, first.",
+    err_seated: "This connection still sits at a table: leave the table first.",
+    err_one_seat: "You can take one seat only.",
+    err_not_seated: "You are not seated at a table.",
+    err_unavailable: "The table is moving to another server: try again in a moment.",
+    why_lead_ace: "must lead the Ace of trumps",
+    why_follow: "must follow suit: {suit}",
+    why_beat: "must beat {card}, the winning card",
+    why_trump: "must trump: you have no {suit}",
+    why_overtrump: "must overtrump {card}",
+    why_trump_low: "must play a trump: you have no {suit}",
+    why_not_held: "you do not hold {cards}",
+    why_no_sit_out: "you may not sit out",
+    why_discard_least: "must discard at least {n} to play",
+    why_discard_most: "must discard at most {n} to play",
+    why_discard_exactly: "must discard exactly {n} to play",
+    why_no_turn_up: "these rules do not allow turning up the next card",
+    why_round_over: "the round is over",
+    why_match_over: "the match is over",
+    why_not_now: "not now: it is another decision's turn",
+    note_vs_others: "{d} against the others",
+    note_discard: "discard {n}",
+    note_sit_out: "sit out: the score stays",
+    note_trump: "{suit} as trump",
+    note_turn: "turn up the 13th card",
+    note_keep_best: "keep the best {n}, expect {x} tricks",
   },
   pt: {
     title: "Sobe e Desce",
@@ -312,7 +365,7 @@ const STRINGS = {
     cannot_sit_out: "Não pode ficar de fora: {reason}",
     reason_hearts: "o trunfo é Copas, todos jogam",
     reason_chooser: "quem escolhe o trunfo tem de jogar (clássicas)",
-    reason_score: "com 5 pontos ou menos tem de jogar (clássicas)",
+    reason_score: "com {n} pontos ou menos tem de jogar (clássicas)",
     reason_streak: "ficou de fora nas duas mãos anteriores",
     not_allowed: "Não permitido: {reason}",
     not_your_turn: "Espere pela sua vez.",
@@ -331,6 +384,7 @@ const STRINGS = {
     new_match: "Voltar à entrada",
     replay_match: "Rever esta partida",
     invite_title: "Convide pessoas para os lugares livres:",
+    invite_link: "Ligação de convite",
     open_seat: "lugar livre",
     log: "Registo da mesa",
     hand: "A sua mão",
@@ -390,8 +444,58 @@ const STRINGS = {
     replay_scores: "Pontos depois de cada mão",
     not_found: "Não encontrado.",
     error: "Erro: {message}",
-    table_full_watch: "A partida desta mesa já começou: está a assistir.",
     table_gone: "Esta mesa já não está aberta nem em jogo.",
+    bot_name: "Bot {n} ({level})",
+    bot_plain: "Bot ({level})",
+    bot_level_easy: "fácil",
+    bot_level_hard: "difícil",
+    bot_level_expert: "perito",
+    nobody_yet_people: "Ainda nenhuma partida entre pessoas terminou. As partidas contra bots estão em “Com bots”.",
+    leave_title: "Sair da mesa?",
+    leave_confirm: "A partida continua sem si: um bot joga no seu lugar até voltar. Pode voltar a partir da entrada (“Voltar à sua mesa”).",
+    stay: "Ficar",
+    offline_notice: "Sem ligação — a religar…",
+    late_private: "A partida desta mesa privada já começou sem si.",
+    late_public: "A partida desta mesa já começou sem si: pode assistir.",
+    table_no_seat: "Não há lugares livres nesta mesa.",
+    table_closed: "A mesa fechou antes de a partida começar: já ninguém esperava nela.",
+    created_no_seat: "Mesa criada, sem lugar para si. Envie esta ligação às pessoas que vão ocupar os lugares livres:",
+    created_private_bots: "Mesa criada: os bots jogam a partida entre si. Uma mesa privada não pode ser assistida.",
+    err_name_empty: "O nome não pode estar vazio.",
+    err_name_long: "Um nome tem no máximo {n} caracteres.",
+    err_name_control: "Um nome não pode ter caracteres de controlo.",
+    err_name_bot: "Os nomes começados por “Bot” são dos bots.",
+    err_bad_name: "Este nome não pode ser usado: escolha outro.",
+    err_name_taken: "Este nome já está a ser usado: escolha outro.",
+    err_seat_taken: "Esse lugar não está livre.",
+    err_already_seated: "Já está sentado no lugar {n} desta mesa.",
+    err_bad_invite: "Nenhuma mesa tem este convite: a ligação pode estar errada ou a mesa fechada.",
+    err_too_many_tables: "Tem {n} mesas abertas ou em jogo, o máximo para um jogador: acabe uma partida, ou saia de uma mesa antes de começar, primeiro.",
+    err_seated: "Esta ligação ainda está sentada numa mesa: saia primeiro da mesa.",
+    err_one_seat: "Só pode ocupar um lugar.",
+    err_not_seated: "Não está sentado em nenhuma mesa.",
+    err_unavailable: "A mesa está a mudar de servidor: tente de novo daqui a pouco.",
+    why_lead_ace: "tem de sair com o Ás de trunfo",
+    why_follow: "tem de seguir o naipe: {suit}",
+    why_beat: "tem de jogar acima de {card}, a carta que ganha a vaza",
+    why_trump: "tem de jogar trunfo: não tem {suit}",
+    why_overtrump: "tem de jogar um trunfo acima de {card}",
+    why_trump_low: "tem de jogar trunfo: não tem {suit}",
+    why_not_held: "não tem {cards}",
+    why_no_sit_out: "não pode ficar de fora",
+    why_discard_least: "tem de descartar pelo menos {n} para jogar",
+    why_discard_most: "tem de descartar no máximo {n} para jogar",
+    why_discard_exactly: "tem de descartar exatamente {n} para jogar",
+    why_no_turn_up: "estas regras não permitem virar a carta seguinte",
+    why_round_over: "a mão acabou",
+    why_match_over: "a partida acabou",
+    why_not_now: "agora não: é a vez de outra decisão",
+    note_vs_others: "{d} face aos outros",
+    note_discard: "descartar {n}",
+    note_sit_out: "ficar de fora: os pontos ficam",
+    note_trump: "trunfo {suit}",
+    note_turn: "virar a 13.ª carta",
+    note_keep_best: "ficar com as {n} melhores, espera {x} vazas",
   },
 };
 
@@ -411,4 +515,34 @@ export function setLanguage(next) {
 export function t(key, vars = {}) {
   const text = STRINGS[lang][key] ?? STRINGS.en[key] ?? key;
   return text.replace(/\{(\w+)\}/g, (_, name) => (name in vars ? String(vars[name]) : `{${name}}`));
+}
+
+// -- numbers, dates and names, the same way on every page ---------------------------------
+
+const locale = () => (lang === "pt" ? "pt-PT" : "en-GB");
+
+// A number as the page writes it: the language's decimal mark, a true minus sign (U+2212).
+export function num(n) {
+  return new Intl.NumberFormat(locale(), { maximumFractionDigits: 2 }).format(n).replace("-", "\u2212");
+}
+
+// A change: "+3", "−4.06", "0".
+export const signed = (n) => (n > 0 ? `+${num(n)}` : num(n));
+
+export function dateTime(iso) {
+  const parts = { year: "numeric", month: "2-digit", day: "2-digit", hour: "2-digit", minute: "2-digit" };
+  return new Intl.DateTimeFormat(locale(), parts).format(new Date(iso));
+}
+
+// The server names bots "Bot 1 (easy)" (at a table) or "Bot (easy)" (every bot of a level,
+// in rankings and histories, where `number` may give its place): the level in this language.
+const BOT_NAME = /^Bot (?:(\d+) )?\(([\w-]+)\)$/;
+
+export function playerName(name, number = null) {
+  const match = BOT_NAME.exec(name ?? "");
+  if (!match) return name;
+  const key = `bot_level_${match[2]}`;
+  const level = key in STRINGS.en ? t(key) : match[2];
+  const n = match[1] ?? number;
+  return n ? t("bot_name", { n, level }) : t("bot_plain", { level });
 }

@@ -3,7 +3,7 @@
 
 import { forgetPlayer, register, render, send } from "./app.js";
 import { h } from "./cards.js";
-import { t } from "./i18n.js";
+import { num, playerName, t } from "./i18n.js";
 import { invite } from "./table.js";
 
 const SEAT_CHOICES = ["you", "open", "easy", "hard", "expert"];
@@ -88,7 +88,21 @@ const rulesChoices = () => [
   ["table", t("rules_table")],
 ];
 
-function quickPanel() {
+// A request the server refused (too many tables…), shown in the panel that sent it.
+function problem(app, panel) {
+  const found = app.lobby.problem;
+  return found?.panel === panel ? h("p", { class: "problem", role: "alert", id: `${panel}-problem` }, found.text) : null;
+}
+
+function ask(app, panel, message) {
+  app.lobby.asked = panel;
+  app.lobby.problem = null;
+  app.lobby.created = null;
+  send(message);
+  render();
+}
+
+function quickPanel(app) {
   const form = h(
     "form",
     {
@@ -98,7 +112,7 @@ function quickPanel() {
       onsubmit: (event) => {
         event.preventDefault();
         const data = new FormData(form);
-        send({ type: "quick", rules: data.get("rules"), level: data.get("level") });
+        ask(app, "quick", { type: "quick", rules: data.get("rules"), level: data.get("level") });
       },
     },
     h("h2", { id: "quick-title" }, t("quick_title")),
@@ -113,6 +127,7 @@ function quickPanel() {
       ),
     ),
     h("button", { type: "submit", class: "primary", id: "play-now", "data-key": "play-now" }, t("play_now")),
+    problem(app, "quick"),
   );
   return form;
 }
@@ -128,7 +143,7 @@ function createPanel(app) {
         event.preventDefault();
         const data = new FormData(form);
         const seats = [0, 1, 2, 3].map((seat) => data.get(`seat${seat}`));
-        send({ type: "create", rules: data.get("rules"), seats, private: data.get("private") === "on" });
+        ask(app, "create", { type: "create", rules: data.get("rules"), seats, private: data.get("private") === "on" });
       },
     },
     h("h2", { id: "create-title" }, t("create_title")),
@@ -173,14 +188,26 @@ function createPanel(app) {
       t("private_table"),
     ),
     h("button", { type: "submit", class: "primary", id: "create-table", "data-key": "create-table" }, t("create")),
+    problem(app, "create"),
     app.lobby.created && createdLink(app.lobby.created),
   );
   return form;
 }
 
+// The table just made. With a seat for you the page goes to it (`joined`); without one, the
+// link is for the people of its open seats, and a public table may be watched meanwhile.
 function createdLink(table) {
   const link = table.invite ? `${location.origin}/#/join/${table.invite}` : `${location.origin}/#/table/${table.id}`;
-  return h("div", { class: "created" }, h("p", {}, t("created_link")), invite(link));
+  const open = table.seats.some((seat) => seat.kind === "open");
+  const mine = table.seats.some((seat) => seat.kind === "person");
+  if (!open) return h("div", { class: "created", role: "status" }, h("p", {}, t("created_private_bots")));
+  return h(
+    "div",
+    { class: "created", role: "status" },
+    h("p", {}, mine ? t("created_link") : t("created_no_seat")),
+    invite(link, mine ? t("invite_title") : t("invite_link")),
+    !mine && !table.private && h("a", { class: "button", href: `#/watch/${table.id}`, "data-key": "watch-created" }, t("watch")),
+  );
 }
 
 function tablesPanel(app) {
@@ -201,6 +228,9 @@ function tablesPanel(app) {
           { class: "table-list" },
           rows.map((table) => {
             const open = table.status === "open" && table.seats.some((seat) => seat.kind === "open");
+            // A seat of yours (left during the match, or before it began): join it again.
+            const me = app.player?.name?.toLowerCase();
+            const mine = table.seats.some((seat) => seat.kind === "person" && seat.name?.toLowerCase() === me);
             return h(
               "li",
               { "data-table": table.id },
@@ -209,13 +239,14 @@ function tablesPanel(app) {
                 {},
                 h("strong", {}, t(`rules_${table.rules}`)),
                 ` · ${t(`status_${table.status}`)} · `,
-                table.seats.map((seat) => seat.name ?? t("open_seat")).join(", "),
+                table.seats.map((seat) => (seat.name ? playerName(seat.name) : t("open_seat"))).join(", "),
               ),
               h(
                 "div",
                 { class: "row" },
-                open && h("a", { class: "button primary", href: `#/table/${table.id}` }, t("join")),
-                h("a", { class: "button", href: `#/watch/${table.id}` }, t("watch")),
+                mine && h("a", { class: "button primary", href: `#/table/${table.id}`, "data-key": `back-${table.id}` }, t("back_to_table")),
+                open && !mine && h("a", { class: "button primary", href: `#/table/${table.id}`, "data-key": `join-${table.id}` }, t("join")),
+                !mine && h("a", { class: "button", href: `#/watch/${table.id}`, "data-key": `watch-${table.id}` }, t("watch")),
               ),
             );
           }),
@@ -256,20 +287,32 @@ function leaderboardPanel(app) {
     { class: "panel", id: "leaderboard", "aria-labelledby": "leaderboard-title" },
     h("div", { class: "panel-head" }, h("h2", { id: "leaderboard-title" }, t("leaderboard")), h("div", { class: "row" }, tab("people"), tab("bots"))),
     rows.length === 0
-      ? h("p", { class: "help" }, t("nobody_yet"))
+      ? h("p", { class: "help" }, t(among === "people" ? "nobody_yet_people" : "nobody_yet"))
       : h(
-          "table",
-          { class: "board" },
+          "div",
+          { class: "board-scroll" },
           h(
-            "thead",
-            {},
-            h("tr", {}, ["col_player", "col_riscos", "col_played", "col_won", "col_rating"].map((key) => h("th", { scope: "col" }, t(key)))),
-          ),
-          h(
-            "tbody",
-            {},
-            rows.map((row) =>
-              h("tr", {}, h("th", { scope: "row" }, row.player), h("td", {}, row.riscos), h("td", {}, row.played), h("td", {}, row.won), h("td", {}, row.rating)),
+            "table",
+            { class: "board" },
+            h(
+              "thead",
+              {},
+              h("tr", {}, ["col_player", "col_riscos", "col_played", "col_won", "col_rating"].map((key) => h("th", { scope: "col" }, t(key)))),
+            ),
+            h(
+              "tbody",
+              {},
+              rows.map((row) =>
+                h(
+                  "tr",
+                  {},
+                  h("th", { scope: "row" }, playerName(row.player)),
+                  h("td", {}, num(row.riscos)),
+                  h("td", {}, row.played),
+                  h("td", {}, row.won),
+                  h("td", {}, num(row.rating)),
+                ),
+              ),
             ),
           ),
         ),
@@ -288,12 +331,17 @@ export function renderLobby(app) {
         "div",
         { class: "panel who" },
         h("p", { id: "playing-as" }, t("playing_as", { name: app.player.name })),
-        back && h("a", { class: "button", href: `#/table/${back}` }, t("back_to_table")),
+        back && h("a", { class: "button", href: `#/table/${back}`, "data-key": "back-to-table", id: "back-to-table" }, t("back_to_table")),
         h("button", { type: "button", class: "link", "data-key": "other-name", onclick: forgetPlayer }, t("other_name")),
       ),
-      h("div", { class: "lobby-grid" }, quickPanel(), createPanel(app)),
+      h("div", { class: "lobby-grid" }, quickPanel(app), createPanel(app)),
     );
   }
   parts.push(h("div", { class: "lobby-grid" }, tablesPanel(app), leaderboardPanel(app)));
   return parts;
+}
+
+// Where focus goes when the element that had it is gone (the name form once registered).
+export function lobbyFocus(app) {
+  return document.getElementById(app.player?.token ? "play-now" : "name");
 }

@@ -1,11 +1,12 @@
 // Finished matches: your history, and a replay viewer that deals each round again from the
-// record's deck (RECORD.md) and steps through it with every hand face up.
+// record's deck (RECORD.md) and steps through it with every hand face up, as far as it was
+// dealt at that step.
 
 import { render } from "./app.js";
 import { cardFace, cardText, h, SUIT_SYMBOL, sortCards, suitOf, suitText, trickWinner } from "./cards.js";
-import { t } from "./i18n.js";
+import { dateTime, num, playerName, signed, t } from "./i18n.js";
 import { scoreTable } from "./scores.js";
-import { seatPositions, signed } from "./table.js";
+import { seatPositions } from "./table.js";
 
 const START_SCORE = 20;
 const cache = { history: null, historyOf: null, replay: null };
@@ -34,7 +35,7 @@ export function renderHistory(app) {
       ? h("p", { class: "help" }, t("no_history"))
       : h(
           "table",
-          { class: "board" },
+          { class: "board history" },
           h("thead", {}, h("tr", {}, ["col_when", "col_rules", "col_players", "col_score", "col_riscos", "col_result", "replay"].map((key) => h("th", { scope: "col" }, t(key))))),
           h(
             "tbody",
@@ -43,11 +44,11 @@ export function renderHistory(app) {
               h(
                 "tr",
                 { "data-match": row.match },
-                h("td", {}, new Date(row.finished_at).toLocaleString()),
+                h("td", {}, dateTime(row.finished_at)),
                 h("td", {}, t(`rules_${row.rules}`)),
-                h("td", {}, row.players.join(", ")),
-                h("td", {}, row.score),
-                h("td", {}, signed(row.riscos)),
+                h("td", {}, numberBots(row.players).join(", ")),
+                h("td", { "data-label": t("col_score") }, num(row.score)),
+                h("td", { "data-label": t("col_riscos") }, signed(row.riscos)),
                 h("td", {}, row.won ? t("won") : t("lost")),
                 h("td", {}, h("a", { href: `#/replay/${row.match}` }, t("replay"))),
               ),
@@ -55,6 +56,13 @@ export function renderHistory(app) {
           ),
         ),
   );
+}
+
+// A match's players as its history names them ("Bot (easy)": one player for every bot of a
+// level) numbered as at the table, where its bots are Bot 1, 2, 3 in seat order.
+function numberBots(players) {
+  let bots = 0;
+  return players.map((name) => playerName(name, name.startsWith("Bot (") ? ++bots : null));
 }
 
 // -- the replay model -----------------------------------------------------------------
@@ -68,9 +76,9 @@ function replayRound(round, scoresBefore) {
   const order = [0, 1, 2, 3].map((i) => (chooser + i) % 4);
   const hands = [[], [], [], []];
   order.forEach((seat, i) => hands[seat].push(...deck.slice(i * 3, i * 3 + 3)));
-  order.forEach((seat, i) => hands[seat].push(...deck.slice(12 + i * 2, 14 + i * 2)));
   const turned = round.trump === "turn" ? deck[12] : null;
   const trump = turned ? suitOf(turned) : round.trump;
+  let shownTrump = null;
   const active = [null, null, null, null];
   const discards = [[], [], [], []];
   const won = [0, 0, 0, 0];
@@ -84,10 +92,13 @@ function replayRound(round, scoresBefore) {
       active: [...active],
       trick: { ...trick, cards: [...trick.cards], seats: [...trick.seats] },
       won: [...won],
+      trump: shownTrump,
     });
-  // Before the trump is chosen the chooser has seen only three cards, but the replay is of a
-  // finished match: every card is shown from the start.
+  // Each step shows what had happened by then: the first part of the deal (three cards each,
+  // the chooser's to choose from), then the trump and the second part (five cards each).
   snap({ key: "step_deal" });
+  order.forEach((seat, i) => hands[seat].push(...deck.slice(12 + i * 2, 14 + i * 2)));
+  shownTrump = trump;
   snap(turned ? { key: "step_trump_turned", seat: chooser, card: turned, suit: trump } : { key: "step_trump_named", seat: chooser, suit: trump });
   let top = 20;
   for (const exchange of round.exchanges ?? []) {
@@ -188,7 +199,7 @@ export function renderReplay(app) {
   if (replay.error) return h("p", { class: "panel notice" }, replay.error);
   if (!replay.rounds) return h("p", { class: "panel" }, "…");
   const record = replay.record;
-  const names = record.players ?? [0, 1, 2, 3].map((seat) => t("seat_n", { n: seat + 1 }));
+  const names = record.players ? record.players.map((name) => playerName(name)) : [0, 1, 2, 3].map((seat) => t("seat_n", { n: seat + 1 }));
   const round = replay.rounds[replay.round];
   const step = round.steps[replay.step];
   const direction = (record.rules?.preset ?? record.rules) === "table" ? "clockwise" : "counter-clockwise";
@@ -201,6 +212,7 @@ export function renderReplay(app) {
     {
       class: "replay",
       id: "replay",
+      "data-key": "replay",
       "aria-labelledby": "replay-title",
       tabindex: "-1",
       onkeydown: (event) => {
@@ -246,7 +258,14 @@ export function renderReplay(app) {
         h(
           "div",
           { class: "table-info" },
-          h("div", { class: "trump-box" }, h("span", { class: "label" }, t("trump")), h("span", { class: `trump-suit ${"HD".includes(round.trump) ? "red" : "black"}` }, SUIT_SYMBOL[round.trump])),
+          h(
+            "div",
+            { class: "trump-box", id: "replay-trump", role: "group", "aria-label": `${t("trump")}: ${step.trump ? t(`suit_${step.trump}`) : t("no_trump_yet")}` },
+            h("span", { class: "label" }, t("trump")),
+            step.trump
+              ? h("span", { class: `trump-suit ${"HD".includes(step.trump) ? "red" : "black"}`, "aria-hidden": "true" }, SUIT_SYMBOL[step.trump])
+              : h("span", { class: "trump-none", "aria-hidden": "true" }, "?"),
+          ),
         ),
       ),
     ),

@@ -1,7 +1,7 @@
 // The score table across rounds and a small SVG line chart of each player's score.
 
 import { h } from "./cards.js";
-import { t } from "./i18n.js";
+import { num, signed, t } from "./i18n.js";
 
 const START_SCORE = 20;
 const COLOURS = ["#1565c0", "#c62828", "#2e7d32", "#6a1b9a"];
@@ -22,15 +22,13 @@ export function scoreTable(names, rounds) {
           { "data-round": round.round },
           h("th", { scope: "row" }, round.round),
           round.scores.map((score, seat) =>
-            h("td", { "data-score": score }, String(score), h("small", {}, ` (${signedDelta(round.deltas[seat])})`)),
+            h("td", { "data-score": score }, num(score), h("small", {}, ` (${signed(round.deltas[seat])})`)),
           ),
         ),
       ),
     ),
   );
 }
-
-const signedDelta = (n) => (n > 0 ? `+${n}` : n < 0 ? `−${-n}` : "0");
 
 export function scoreChart(names, rounds, start = START_SCORE) {
   const series = names.map((_, seat) => [start, ...rounds.map((round) => round.scores[seat])]);
@@ -60,7 +58,7 @@ export function scoreChart(names, rounds, start = START_SCORE) {
     { viewBox: `0 0 ${width} ${height}`, role: "img", "aria-label": t("chart_title"), class: "score-chart" },
     svg("line", { x1: pad, x2: width - pad, y1: y(0), y2: y(0), stroke: "#999", "stroke-dasharray": "3 3" }),
     svg("text", { x: 2, y: y(0) + 4, "font-size": 10, fill: "#555" }, "0"),
-    svg("text", { x: 2, y: y(top) + 4, "font-size": 10, fill: "#555" }, String(top)),
+    svg("text", { x: 2, y: y(top) + 4, "font-size": 10, fill: "#555" }, num(top)),
     ...lines,
   );
   const legend = h(

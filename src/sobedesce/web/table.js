@@ -1,10 +1,11 @@
 // The table page: seats around a felt in the direction of play, the trick in the middle, the
 // hand at the bottom, and the decisions the server says are legal.
 
-import { announce, nextId, render, send } from "./app.js";
+import { announce, leave, nextId, online, render, send } from "./app.js";
 import { cardBack, cardFace, cardName, cardText, h, SUIT_SYMBOL, sortCards, suitText } from "./cards.js";
-import { t } from "./i18n.js";
+import { num, playerName, signed, t } from "./i18n.js";
 import { nameForm } from "./lobby.js";
+import { noteText, reasonText } from "./messages.js";
 import { scoreChart, scoreTable } from "./scores.js";
 
 // Where each seat sits with the viewer at the bottom, as the terminal table draws it:
@@ -23,7 +24,7 @@ function positionOf(positions, seat) {
 function seatName(table, seat) {
   const entry = table.info?.seats?.[seat];
   if (!entry) return t("seat_n", { n: seat + 1 });
-  return entry.name ?? t("open_seat");
+  return entry.name ? playerName(entry.name) : t("open_seat");
 }
 
 const myTurn = (table) => {
@@ -32,12 +33,13 @@ const myTurn = (table) => {
 };
 
 // Decisions are offered only once every message received is on screen, so the `v` an act
-// names is the one the person is looking at.
-const canAct = (table) => myTurn(table) && !table.pumping && table.inbox.length === 0;
+// names is the one the person is looking at; and only while the connection is open.
+const canAct = (table) => myTurn(table) && !table.pumping && table.inbox.length === 0 && online();
 
 function act(table, action) {
   if (table.pending) return;
   table.pending = nextId("a");
+  table.decidedAt = table.v;
   table.problem = null;
   send({ type: "act", id: table.pending, v: table.v, action });
   render();
@@ -77,15 +79,23 @@ export function logLines(table, event) {
   }
 }
 
-export const signed = (n) => (n > 0 ? `+${n}` : n < 0 ? `−${-n}` : "0");
-
 // -- the page -------------------------------------------------------------------------
 
 export function renderTable(app) {
   if (!app.authed && !app.player?.token) return [nameForm(app)];
   const table = app.table;
   if (app.notice && !table.state && !table.info) {
-    return h("div", { class: "panel" }, h("p", { class: "notice", role: "status" }, app.notice), h("a", { class: "button", href: "#/" }, t("new_match")));
+    return h(
+      "div",
+      { class: "panel" },
+      h("p", { class: "notice", role: "status", id: "table-notice" }, app.notice),
+      h(
+        "div",
+        { class: "row" },
+        app.noticeWatch && h("a", { class: "button primary", href: `#/watch/${app.noticeWatch}`, id: "watch-instead", "data-key": "watch-instead" }, t("watch")),
+        h("a", { class: "button", href: "#/", "data-key": "to-lobby" }, t("new_match")),
+      ),
+    );
   }
   const state = table.state;
   const info = table.info;
@@ -108,15 +118,19 @@ export function renderTable(app) {
     },
     h("h1", { class: "visually-hidden" }, t("title")),
     app.notice && h("p", { class: "notice", role: "status" }, app.notice),
-    h("p", { class: "banner", id: "banner" }, bannerText(table)),
+    h("p", { class: "banner", id: "banner", tabindex: "-1", "data-key": "banner" }, bannerText(table)),
     h(
       "div",
       { class: "felt", "data-direction": info?.direction ?? "" },
       ["top", "left", "right"].map((pos) => seatBox(table, positions[pos], pos)),
       roundSummary(table),
-      h("div", { class: "center" }, centerPanel(app, table, positions), tableInfo(state)),
+      h("div", { class: "center" }, centerPanel(app, table, positions)),
+      tableInfo(state),
       actionBar(table, turn),
-      h("p", { class: "problem", id: "problem", role: "alert" }, table.problem ?? ""),
+      // While the connection is down nothing can be decided: said where the decision is made.
+      state && !online()
+        ? h("p", { class: "problem offline", id: "problem", role: "alert" }, t("offline_notice"))
+        : h("p", { class: "problem", id: "problem", role: "alert" }, table.problem ?? ""),
       seatBox(table, positions.bottom, "bottom"),
       handRow(table, turn),
       matchOver(app, table),
@@ -155,7 +169,7 @@ function seatBox(table, seat, pos) {
     h(
       "div",
       { class: "seat-body" },
-      h("span", { class: "score", title: t("score") }, state ? state.scores[seat] : "—"),
+      h("span", { class: "score", title: t("score") }, state ? num(state.scores[seat]) : "—"),
       h("span", { class: "status" }, seatStatus(state, seat)),
     ),
     !isMe && state && backs(state.hand_sizes[seat]),
@@ -222,12 +236,12 @@ function waitingPanel(table) {
     "div",
     { class: "waiting" },
     h("p", {}, t("phase_waiting")),
-    open && table.seat !== null && invite(link),
+    open && (table.seat !== null || !info.private) && invite(link),
   );
 }
 
-export function invite(link) {
-  const input = h("input", { class: "invite-link", id: "invite-link", readonly: true, value: link, "aria-label": t("invite_title") });
+export function invite(link, label = t("invite_title")) {
+  const input = h("input", { class: "invite-link", id: "invite-link", "data-key": "invite-link", readonly: true, value: link });
   const copy = h(
     "button",
     {
@@ -241,7 +255,7 @@ export function invite(link) {
     },
     t("copy"),
   );
-  return h("div", { class: "invite" }, h("label", { for: "invite-link" }, t("invite_title")), h("div", { class: "row" }, input, copy));
+  return h("div", { class: "invite" }, h("label", { for: "invite-link" }, label), h("div", { class: "row" }, input, copy));
 }
 
 // The last round's score changes, shown until the next round's first trick (or "OK").
@@ -269,7 +283,7 @@ function roundSummary(table) {
             h("th", { scope: "row" }, seatName(table, seat)),
             h("td", {}, round.active[seat] ? round.tricks_won[seat] : t("sitting_out")),
             h("td", { class: delta < 0 ? "good" : delta > 0 ? "bad" : "" }, signed(delta)),
-            h("td", {}, round.scores[seat]),
+            h("td", {}, num(round.scores[seat])),
           ),
         ),
       ),
@@ -376,8 +390,8 @@ function actionBar(table, turn) {
     const { may_sit_out: maySitOut, must_play: mustPlay, min_discard: min, max_discard: max } = state.legal;
     const chosen = [...table.selected];
     const count = chosen.length;
-    // The server's reason is the authority; the page words the usual ones in its own language.
-    const reason = maySitOut ? null : sitOutReason(table) || mustPlay;
+    // The server's reason is the authority, in the page's language.
+    const reason = maySitOut ? null : (mustPlay ? reasonText(mustPlay) : sitOutReason(table));
     return h(
       "div",
       { class: "actions", id: "actions", role: "group", "aria-label": t("your_exchange") },
@@ -425,7 +439,7 @@ function sitOutReason(table) {
   if (state.trump === "H") return t("reason_hearts");
   if (state.sat_out_streaks[table.seat] >= 2) return t("reason_streak");
   if (classic && state.chooser === table.seat) return t("reason_chooser");
-  if (classic && state.scores[table.seat] <= 5) return t("reason_score");
+  if (classic && state.scores[table.seat] <= 5) return t("reason_score", { n: 5 });
   return "";
 }
 
@@ -436,7 +450,7 @@ function handRow(table, turn) {
   const exchanging = turn && state.phase === "exchange";
   return h(
     "div",
-    { class: "hand", id: "hand", role: "group", "aria-label": t("hand") },
+    { class: `hand${online() ? "" : " offline"}`, id: "hand", role: "group", "aria-label": t("hand") },
     state.hand.map((card) => {
       const legal = playing && state.legal.includes(card);
       const picked = exchanging && table.selected.has(card);
@@ -498,7 +512,16 @@ function toolbar(table, turn) {
         },
         t("hint"),
       ),
-    h("button", { type: "button", "data-key": "leave", onclick: () => send({ type: "leave" }) }, t("leave")),
+    h(
+      "button",
+      {
+        type: "button",
+        "data-key": "leave",
+        // During the match a bot takes the seat: ask first. Before it, or watching, just go.
+        onclick: () => (seated && table.info?.status === "playing" && table.state?.phase !== "match_over" ? openDialog(table, "leave") : leave()),
+      },
+      t("leave"),
+    ),
   );
 }
 
@@ -506,7 +529,7 @@ function logPanel(table) {
   return h(
     "details",
     { class: "log", open: window.innerWidth > 900 },
-    h("summary", {}, t("log")),
+    h("summary", { "data-key": "log" }, t("log")),
     h(
       "ol",
       { id: "log" },
@@ -526,6 +549,10 @@ function openDialog(table, kind) {
   render();
   const dialog = document.getElementById("dialog");
   if (!dialog.open) dialog.showModal();
+  // From its top, title first: a long dialog (the scores on a phone) would otherwise open
+  // scrolled to its first button, at the bottom.
+  dialog.scrollTop = 0;
+  document.getElementById("dialog-title").focus();
 }
 
 function fillDialog(app) {
@@ -542,8 +569,29 @@ function fillDialog(app) {
   if (!table.dialog) return;
   const body = document.getElementById("dialog-body");
   const title = document.getElementById("dialog-title");
-  document.getElementById("dialog-close").textContent = t("close");
-  if (table.dialog === "last") {
+  // Drawn again with the page: focus stays on the button it was on.
+  const focused = body.contains(document.activeElement) ? document.activeElement.dataset.key : null;
+  document.getElementById("dialog-close").textContent = table.dialog === "leave" ? t("stay") : t("close");
+  if (table.dialog === "leave") {
+    title.textContent = t("leave_title");
+    body.replaceChildren(
+      h("p", {}, t("leave_confirm")),
+      h(
+        "button",
+        {
+          type: "button",
+          class: "danger",
+          id: "leave-confirm",
+          "data-key": "leave-confirm",
+          onclick: () => {
+            document.getElementById("dialog").close();
+            leave();
+          },
+        },
+        t("leave"),
+      ),
+    );
+  } else if (table.dialog === "last") {
     title.textContent = t("last_trick");
     body.replaceChildren(lastTrick(table));
   } else if (table.dialog === "scores") {
@@ -555,6 +603,7 @@ function fillDialog(app) {
     title.textContent = t("hint_title");
     body.replaceChildren(hintList(table.hint));
   }
+  if (focused) body.querySelector(`[data-key="${CSS.escape(focused)}"]`)?.focus();
 }
 
 function lastTrick(table) {
@@ -569,7 +618,8 @@ function lastTrick(table) {
         "li",
         { class: trick.seats[i] === trick.winner ? "winner" : "" },
         cardFace(card, { class: "small" }),
-        h("span", {}, seatName(table, trick.seats[i]), trick.seats[i] === trick.winner ? ` — ${t("took_it")}` : ""),
+        h("span", {}, seatName(table, trick.seats[i])),
+        trick.seats[i] === trick.winner && h("strong", { class: "took" }, t("took_it")),
       ),
     ),
   );
@@ -588,7 +638,7 @@ function hintList(hint) {
         {},
         h("strong", {}, describeAction(option.action)),
         h("span", {}, ` — ${t("hint_delta", { d: signed(option.expected_delta) })}`),
-        option.note ? h("small", {}, ` (${option.note})`) : null,
+        option.note ? h("small", {}, ` (${noteText(option.note)})`) : null,
       ),
     ),
   );
@@ -632,8 +682,8 @@ function matchOver(app, table) {
             "tr",
             { class: winners.includes(seat) ? "winner" : "" },
             h("th", { scope: "row" }, seatName(table, seat)),
-            h("td", {}, score),
-            event && h("td", { class: event.riscos[seat] > 0 ? "good" : event.riscos[seat] < 0 ? "bad" : "" }, signed(Math.round(event.riscos[seat] * 100) / 100)),
+            h("td", {}, num(score)),
+            event && h("td", { class: event.riscos[seat] > 0 ? "good" : event.riscos[seat] < 0 ? "bad" : "" }, signed(event.riscos[seat])),
           ),
         ),
       ),
@@ -642,8 +692,25 @@ function matchOver(app, table) {
       "div",
       { class: "row" },
       h("button", { type: "button", "data-key": "over-scores", onclick: () => openDialog(table, "scores") }, t("scores")),
-      matchId && h("a", { class: "button", href: `#/replay/${matchId}` }, t("replay_match")),
-      h("a", { class: "button primary", href: "#/", id: "back-to-lobby" }, t("new_match")),
+      matchId && h("a", { class: "button", href: `#/replay/${matchId}`, "data-key": "replay-match" }, t("replay_match")),
+      h("a", { class: "button primary", href: "#/", id: "back-to-lobby", "data-key": "back-to-lobby" }, t("new_match")),
     ),
   );
+}
+
+// Where focus goes when the element that had it is gone: the decision due (the first trump,
+// the first card to pick or play), else the status line, to wait there for the next one.
+export function tableFocus(app) {
+  const table = app.table;
+  const first = (selector) => document.querySelector(selector);
+  // Not between a decision's `ack` and the `update` that shows it: the turn is over already.
+  if (canAct(table) && !table.pending && table.decidedAt !== table.v) {
+    const phase = table.state.phase;
+    const target =
+      (phase === "trump" && first("#actions button:not(:disabled)")) ||
+      (phase === "exchange" && first("#hand .card")) ||
+      (phase === "play" && first("#hand .card.legal"));
+    if (target) return target;
+  }
+  return first("#banner") ?? first("#table-notice");
 }

@@ -1,0 +1,116 @@
+// The server's words in the page's language: its errors by code, the rules' reasons (the
+// engine's texts, sobedesce/core/game.py) and the hint's notes (the bots' texts) by pattern.
+// Anything not known here is shown as the server wrote it.
+
+import { cardText, suitText } from "./cards.js";
+import { num, signed, t } from "./i18n.js";
+
+const SUIT_TITLES = { Spades: "S", Hearts: "H", Diamonds: "D", Clubs: "C" };
+const CARDS = /^(?:[AKQJ2-7][SHDC] ?)+$/;
+const cards = (text) => text.split(" ").map(cardText).join(" ");
+
+// [pattern, (match) => text]: the first that matches words the reason.
+const REASONS = [
+  [/^must lead the Ace of trumps$/, () => t("why_lead_ace")],
+  [/^must follow suit ([SHDC])$/, (m) => t("why_follow", { suit: suitText(m[1]) })],
+  [/^must beat ([AKQJ2-7][SHDC]), the winning card$/, (m) => t("why_beat", { card: cardText(m[1]) })],
+  [/^must trump: void in ([SHDC])$/, (m) => t("why_trump", { suit: suitText(m[1]) })],
+  [/^must overtrump ([AKQJ2-7][SHDC])$/, (m) => t("why_overtrump", { card: cardText(m[1]) })],
+  [/^must play a trump: void in ([SHDC])$/, (m) => t("why_trump_low", { suit: suitText(m[1]) })],
+  [/^does not hold (.+)$/, (m) => (CARDS.test(m[1]) ? t("why_not_held", { cards: cards(m[1]) }) : null)],
+  [/^must play: Hearts are trumps$/, () => t("reason_hearts")],
+  [/^must play: sat out the \w+ previous rounds$/, () => t("reason_streak")],
+  [/^must play: the chooser must play$/, () => t("reason_chooser")],
+  [/^must play: a score of (\d+) or less must play$/, (m) => t("reason_score", { n: m[1] })],
+  [/^may not sit out$/, () => t("why_no_sit_out")],
+  [/^must discard at least (\d+) cards? to play$/, (m) => t("why_discard_least", { n: m[1] })],
+  [/^must discard at most (\d+) cards? to play$/, (m) => t("why_discard_most", { n: m[1] })],
+  [/^must discard exactly (\d+) cards? to play$/, (m) => t("why_discard_exactly", { n: m[1] })],
+  [/^turning up is not allowed/, () => t("why_no_turn_up")],
+  [/^the round is over$/, () => t("why_round_over")],
+  [/^the match is over$/, () => t("why_match_over")],
+  [/^cannot \w+ now: seat \d+ is to /, () => t("why_not_now")],
+];
+
+export function reasonText(reason) {
+  for (const [pattern, word] of REASONS) {
+    const match = pattern.exec(reason ?? "");
+    const text = match && word(match);
+    if (text) return text;
+  }
+  return reason;
+}
+
+const NAME_ERRORS = [
+  [/may not be empty/, () => t("err_name_empty")],
+  [/at most (\d+) characters/, (m) => t("err_name_long", { n: m[1] })],
+  [/control characters/, () => t("err_name_control")],
+  [/kept for the bots/, () => t("err_name_bot")],
+];
+
+// An `error` message as a person reads it.
+export function errorText({ code, message = "" }) {
+  const found = (patterns) => {
+    for (const [pattern, word] of patterns) {
+      const match = pattern.exec(message);
+      if (match) return word(match);
+    }
+    return null;
+  };
+  switch (code) {
+    case "illegal":
+      return t("not_allowed", { reason: reasonText(message) });
+    case "bad_name":
+      return found(NAME_ERRORS) ?? t("err_bad_name");
+    case "name_taken":
+      return t("err_name_taken");
+    case "table_full":
+      if (/no seat is open/.test(message)) return t("table_no_seat");
+      return /private/.test(message) ? t("late_private") : t("late_public");
+    case "seat_taken": {
+      const mine = /already sit at seat (\d+)/.exec(message);
+      return mine ? t("err_already_seated", { n: Number(mine[1]) + 1 }) : t("err_seat_taken");
+    }
+    case "no_table":
+      return /invitation/.test(message) ? t("err_bad_invite") : t("table_gone");
+    case "too_many_tables":
+      return t("err_too_many_tables", { n: /you have (\d+) tables/.exec(message)?.[1] ?? 3 });
+    case "seated":
+      return t("err_seated");
+    case "bad_table":
+      return /one seat only/.test(message) ? t("err_one_seat") : message;
+    case "not_your_turn":
+      return t("not_your_turn");
+    case "not_seated":
+      return t("err_not_seated");
+    case "not_started":
+      return /match is over/.test(message) ? t("why_match_over") : message;
+    case "unavailable":
+      return t("err_unavailable");
+    default:
+      return message;
+  }
+}
+
+// A hint's note ("discard 4; +2.45 against the others"), part by part.
+const NOTES = [
+  [/^([+-]?\d+(?:\.\d+)?) against the others$/, (m) => t("note_vs_others", { d: signed(Number(m[1])) })],
+  [/^discard (\d+)$/, (m) => t("note_discard", { n: m[1] })],
+  [/^sit out: the score stays$/, () => t("note_sit_out")],
+  [/^(Spades|Hearts|Diamonds|Clubs) as trump$/, (m) => t("note_trump", { suit: suitText(SUIT_TITLES[m[1]]) })],
+  [/^turn up the 13th card$/, () => t("note_turn")],
+  [/^keep the best (\d+), expect (\d+(?:\.\d+)?) tricks$/, (m) => t("note_keep_best", { n: m[1], x: num(Number(m[2])) })],
+];
+
+export function noteText(note) {
+  return note
+    .split("; ")
+    .map((part) => {
+      for (const [pattern, word] of NOTES) {
+        const match = pattern.exec(part);
+        if (match) return word(match);
+      }
+      return part;
+    })
+    .join("; ");
+}
