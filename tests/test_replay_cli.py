@@ -181,6 +181,8 @@ MALFORMED: dict[str, str | bytes] = {
     "no-format": json.dumps(_variant(format=_DELETE)),
     "wrong-version": json.dumps(_variant(version=2)),
     "version-as-text": json.dumps(_variant(version="1")),
+    "version-as-float": json.dumps(_variant(version=1.0)),
+    "byte-order-mark": "\ufeff" + json.dumps(GOOD),
     "unknown-preset": json.dumps(_variant(rules="bisca")),
     "unknown-preset-in-object": json.dumps(_variant(rules={"preset": "bisca"})),
     "unknown-rules-setting": json.dumps(_variant(rules={"preset": "classic", "jokers": True})),
@@ -288,8 +290,15 @@ def test_huge_number_is_malformed(tmp_path: Path) -> None:
 
 
 def test_huge_number_raises_format_error() -> None:
-    with pytest.raises(RecordFormatError):
+    with pytest.raises(RecordFormatError, match="thousands of digits"):
         read_record(HUGE_NUMBER)
+
+
+def test_a_byte_order_mark_and_a_float_version_are_named() -> None:
+    with pytest.raises(RecordFormatError, match="byte order mark"):
+        read_record(MALFORMED["byte-order-mark"])  # type: ignore[arg-type]
+    with pytest.raises(RecordFormatError, match=r"must be 1, not 1\.0"):
+        read_record(MALFORMED["version-as-float"])  # type: ignore[arg-type]
 
 
 def test_not_utf8_file_is_malformed(tmp_path: Path) -> None:

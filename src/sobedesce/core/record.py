@@ -180,24 +180,33 @@ def _parse_round(raw: object, number: int) -> _RoundData:
     return _RoundData(dealer, deck, trump, exchanges, tricks)
 
 
+_BOM = "starts with a byte order mark (BOM): save it as UTF-8 without one"
+
+
 def _parse(text: str | IO[str]) -> tuple[Match, list[_RoundData]]:
     try:
         data = json.loads(text) if isinstance(text, str | bytes) else json.load(text)
     except json.JSONDecodeError as error:
+        if "BOM" in error.msg:
+            raise RecordFormatError(_BOM) from None
         raise RecordFormatError(f"not JSON: {error.msg} at line {error.lineno}, column {error.colno}") from None
     except UnicodeDecodeError:
         raise RecordFormatError("not UTF-8 text") from None
     except RecursionError:
         raise RecordFormatError("not a record: JSON nested too deeply") from None
     except ValueError as error:
-        # Python refuses integers of more than 4300 digits.
+        if "utf-8-sig" in str(error):
+            raise RecordFormatError(_BOM) from None
+        if "int" in str(error) and "digits" in str(error):
+            # Python refuses integers of more than 4300 digits.
+            raise RecordFormatError("not a record: holds a number of thousands of digits") from None
         raise RecordFormatError(f"not a record: {error}") from None
     if not isinstance(data, dict):
         raise RecordFormatError("a record must be a JSON object")
     if data.get("format") != RECORD_FORMAT:
         raise _fail("format", f"must be {json.dumps(RECORD_FORMAT)}, not {json.dumps(data.get('format'))}")
     version = data.get("version")
-    if version != RECORD_VERSION or isinstance(version, bool):
+    if version != RECORD_VERSION or not isinstance(version, int) or isinstance(version, bool):
         raise _fail("version", f"must be {RECORD_VERSION}, not {json.dumps(version)}")
     known = {"format", "version", "rules", "players", "scores", "sat_out_before", "rounds"}
     unknown = sorted(set(data) - known)
