@@ -110,32 +110,32 @@ def test_a_round_is_built_only_by_its_constructors() -> None:
 
 # -- what the public entry points refuse, and how they say it -------------------------------
 
-_CARD = r"needs a card \(an int 0-39 from the core's card functions\), not "
-_SUIT = r"NameTrump needs a suit \(a Suit, or an int 0-3; NameTrump\.of reads a letter\), not "
+_CARD = r": must be a card \(an int 0-39 from the core's card functions\), not "
+_SUIT = r"NameTrump: must be a suit \(a Suit, or an int 0-3; NameTrump\.of reads a letter\), not "
 
 
 @pytest.mark.parametrize(
     ("make", "error", "message"),
     [
-        (lambda: Play("AS"), TypeError, "^Play " + _CARD + "'AS'$"),
-        (lambda: Play(99), ValueError, "^Play " + _CARD + "99$"),
-        (lambda: Play(-1), ValueError, "^Play " + _CARD + "-1$"),
-        (lambda: Play(True), TypeError, "^Play " + _CARD + "True$"),
-        (lambda: Play(2.0), TypeError, "^Play " + _CARD + "2.0$"),
-        (lambda: Play.of(-1), ValueError, "^Play " + _CARD + "-1$"),
+        (lambda: Play("AS"), TypeError, "^Play" + _CARD + "'AS'$"),
+        (lambda: Play(99), ValueError, "^Play" + _CARD + "99$"),
+        (lambda: Play(-1), ValueError, "^Play" + _CARD + "-1$"),
+        (lambda: Play(True), TypeError, "^Play" + _CARD + "True$"),
+        (lambda: Play(2.0), TypeError, "^Play" + _CARD + "2.0$"),
+        (lambda: Play.of(-1), ValueError, "^Play" + _CARD + "-1$"),
         (lambda: NameTrump("H"), TypeError, "^" + _SUIT + "'H'$"),
         (lambda: NameTrump(True), TypeError, "^" + _SUIT + "True$"),
         (lambda: NameTrump(4), ValueError, "^" + _SUIT + "4$"),
         (lambda: NameTrump.of(-1), ValueError, "^" + _SUIT + "-1$"),
-        (lambda: Exchange(("AS",)), TypeError, "^Exchange " + _CARD + "'AS'$"),
-        (lambda: Exchange((3, 40)), ValueError, "^Exchange " + _CARD + "40$"),
+        (lambda: Exchange(("AS",)), TypeError, "^Exchange" + _CARD + "'AS'$"),
+        (lambda: Exchange((3, 40)), ValueError, "^Exchange" + _CARD + "40$"),
         # (Compiled by mypyc, the constructor's own check of a tuple says it first.)
         (
             lambda: Exchange("2C 3C"),
             TypeError,
             r"^Exchange needs a tuple of cards \(Exchange\.of reads|tuple object expected",
         ),
-        (lambda: Exchange.of([5, -1]), ValueError, "^Exchange " + _CARD + "-1$"),
+        (lambda: Exchange.of([5, -1]), ValueError, "^Exchange" + _CARD + "-1$"),
     ],
     ids=[
         "Play('AS')",
@@ -189,7 +189,7 @@ def test_apply_refuses_what_is_no_action_of_the_game() -> None:
     altered = Play.of("AS")
     altered = Play(altered.card)
     object.__setattr__(altered, "card", 99)
-    with pytest.raises(IllegalActionError, match=r"Play needs a card .*, not 99"):
+    with pytest.raises(IllegalActionError, match=r"Play: must be a card .*, not 99"):
         match.apply(altered)
     assert current.hands == before and current.phase == Phase.PLAY
 

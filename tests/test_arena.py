@@ -218,21 +218,21 @@ def _altered(action, field: str, value):
     return action
 
 
-_CARD = r"needs a card \(an int 0-39 from the core's card functions\), not "
+_CARD = r": must be a card \(an int 0-39 from the core's card functions\), not "
 
 
 @pytest.mark.parametrize(
     ("phase", "make", "message"),
     [
-        (Phase.PLAY, lambda: Play(99), r"raised ValueError: Play " + _CARD + "99"),
-        (Phase.PLAY, lambda: Play(-1), r"raised ValueError: Play " + _CARD + "-1"),
-        (Phase.PLAY, lambda: Play("AS"), r"raised TypeError: Play " + _CARD + "'AS'"),
-        (Phase.TRUMP, lambda: NameTrump("H"), r"raised TypeError: NameTrump needs a suit .*, not 'H'"),
-        (Phase.TRUMP, lambda: NameTrump(True), r"raised TypeError: NameTrump needs a suit .*, not True"),
-        (Phase.EXCHANGE, lambda: Exchange(("AS",)), r"raised TypeError: Exchange " + _CARD + "'AS'"),
+        (Phase.PLAY, lambda: Play(99), r"raised ValueError: Play" + _CARD + "99"),
+        (Phase.PLAY, lambda: Play(-1), r"raised ValueError: Play" + _CARD + "-1"),
+        (Phase.PLAY, lambda: Play("AS"), r"raised TypeError: Play" + _CARD + "'AS'"),
+        (Phase.TRUMP, lambda: NameTrump("H"), r"raised TypeError: NameTrump: must be a suit .*, not 'H'"),
+        (Phase.TRUMP, lambda: NameTrump(True), r"raised TypeError: NameTrump: must be a suit .*, not True"),
+        (Phase.EXCHANGE, lambda: Exchange(("AS",)), r"raised TypeError: Exchange" + _CARD + "'AS'"),
         (Phase.PLAY, Action, r"broke the rules: .*Action.* cannot be applied: TypeError: apply needs an action"),
         (Phase.PLAY, lambda: _altered(Play(0), "card", "AS"), r"broke the rules: .* cannot be applied: TypeError"),
-        (Phase.PLAY, lambda: _altered(Play(0), "card", 99), r"broke the rules: 99 is illegal: Play " + _CARD + "99"),
+        (Phase.PLAY, lambda: _altered(Play(0), "card", 99), r"broke the rules: 99 is illegal: Play" + _CARD + "99"),
         (Phase.TRUMP, lambda: _altered(NameTrump(0), "suit", 7), r"broke the rules: .* is illegal: not a suit: 7"),
     ],
     ids=[

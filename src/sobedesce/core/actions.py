@@ -12,6 +12,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field, fields
 from typing import ClassVar, Final
 
+from . import _checks
 from .cards import CARDS, Card, Suit, format_cards, mask_of, parse_cards
 
 __all__ = [
@@ -35,25 +36,18 @@ KIND_PLAY: Final = 5
 _SUITS: Final = tuple(Suit)
 
 
-def _card_error(what: str, value: object) -> TypeError | ValueError:
-    """The error for ``value`` given where ``what`` needs a card: a ``TypeError`` for a value
-    of another type, a ``ValueError`` for an int out of range."""
-    text = f"{what} needs a card (an int 0-39 from the core's card functions), not {value!r}"
-    return ValueError(text) if isinstance(value, int) and not isinstance(value, bool) else TypeError(text)
-
-
 def _checked_card(what: str, value: object) -> Card:
-    """The shared ``Card`` of ``value``, an int 0-39 (not a bool); else :func:`_card_error`."""
-    if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < 40:
+    """The shared ``Card`` of ``value``, an int 0-39 (not a bool)."""
+    if _checks.is_card(value):
         return CARDS[value]
-    raise _card_error(what, value)
+    raise _checks.card_error(what, value)
 
 
 def _checked_suit(value: object) -> Suit:
     """The :class:`Suit` of ``value``, a suit or an int 0-3 (not a bool)."""
     if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < 4:
         return _SUITS[value]
-    text = f"NameTrump needs a suit (a Suit, or an int 0-3; NameTrump.of reads a letter), not {value!r}"
+    text = f"NameTrump: must be a suit (a Suit, or an int 0-3; NameTrump.of reads a letter), not {value!r}"
     raise ValueError(text) if isinstance(value, int) and not isinstance(value, bool) else TypeError(text)
 
 

@@ -24,6 +24,7 @@ from enum import IntEnum
 from operator import itemgetter
 from typing import Final, overload
 
+from . import _checks
 from .actions import (
     KIND_EXCHANGE,
     KIND_PLAY,
@@ -549,19 +550,22 @@ class Round:
         # play): values first, then that the cards are where one deal could have put them.
         if not isinstance(rules, Rules):
             raise TypeError(f"rules must be a Rules, not {rules!r}")
-        dealer = _index("dealer", dealer, SEATS)
-        trump = _index("trump", trump, 4)
-        scores = _ints("scores", scores)
-        streaks = _ints("streaks", streaks)
-        hand_masks = _ints("hands", hands, 1 << 40)
-        active_list = list(_ints("active", active))
-        discard_list = list(_ints("discards", discards, HAND_SIZE + 1))
-        stock_cards = _card_list("stock", stock)
-        played = [_card_list(f"tricks[{k}]", trick) for k, trick in enumerate(tricks)]
-        leader_list = list(_ints("leaders", leaders, SEATS, len(played)))
-        won_list = list(_ints("tricks_won", tricks_won, TRICKS_PER_ROUND + 1))
+        dealer = _checks.index("dealer", dealer, SEATS)
+        trump = _checks.index("trump", trump, 4)
+        scores = _checks.whole_numbers("scores", scores, "four scores")
+        streaks = _checks.whole_numbers("streaks", streaks, "four counts")
+        hand_masks = _checks.whole_numbers("hands", hands, "four masks", size=1 << 40)
+        active_list = list(_checks.whole_numbers("active", active, "four of 1, 0 and -1"))
+        for seat, flag in enumerate(active_list):
+            if flag not in (-1, 0, 1):
+                raise ValueError(f"active[{seat}]: must be 1 (plays), 0 (sits out) or -1 (not decided), not {flag}")
+        discard_list = list(_checks.whole_numbers("discards", discards, "four counts", size=HAND_SIZE + 1))
+        stock_cards = _checks.cards("stock", stock)
+        played = [_checks.cards(f"tricks[{k}]", trick) for k, trick in enumerate(tricks)]
+        leader_list = list(_checks.whole_numbers("leaders", leaders, "a seat a trick", length=len(played), size=SEATS))
+        won_list = list(_checks.whole_numbers("tricks_won", tricks_won, "four counts", size=TRICKS_PER_ROUND + 1))
         if turned_card is not None:
-            turned = _index("turned_card", turned_card, 40)
+            turned = _checks.index("turned_card", turned_card, 40)
             if not rules.turn_up_allowed:
                 raise ValueError(f"turned_card: turning up is not allowed under {rules.preset} rules")
             if SUIT_OF[turned] != trump:
@@ -970,7 +974,7 @@ class Round:
         """Why ``card`` is not legal for ``seat`` now (call only when it is not)."""
         if not 0 <= card < 40:
             # Only a ``Play`` changed after it was made (its constructor checks the card).
-            return f"Play needs a card (an int 0-39 from the core's card functions), not {card!r}"
+            return str(_checks.card_error("Play", card))
         hand = self._hands[seat]
         if not hand >> card & 1:
             return f"does not hold {_CARDS[card]}"
@@ -1199,48 +1203,6 @@ def not_an_action(value: object) -> str:
 # Per trump suit, the mask of its Ace (the card a leader holding it must lead, RULES.md §4).
 _TRUMP_ACES: Final = tuple([1 << (suit * 10 + 9) for suit in range(4)])
 _TRUMP_WITH_TURN: Final[tuple[Action, ...]] = (*TRUMP_ACTIONS, TURN_UP)
-
-
-def _index(name: str, value: object, size: int) -> int:
-    """``value``, an int 0 to ``size - 1``: for :meth:`Round.from_position`.  (A bool passes, as
-    an int: compiled by mypyc, an argument typed ``int`` arrives as one.)"""
-    if not isinstance(value, int):
-        raise TypeError(f"{name}: must be an int 0-{size - 1}, not {value!r}")
-    if not 0 <= value < size:
-        raise ValueError(f"{name}: must be 0 to {size - 1}, not {value}")
-    return value
-
-
-def _ints(name: str, values: object, high: int | None = None, length: int = SEATS) -> tuple[int, ...]:
-    """``values``, ``length`` ints (each 0 to ``high - 1`` when ``high`` is given)."""
-    if isinstance(values, str | bytes) or not isinstance(values, Sequence):
-        raise TypeError(f"{name}: must be a sequence of {length} ints, not {values!r}")
-    if len(values) != length:
-        raise ValueError(f"{name}: must hold {length} values, not {len(values)}")
-    return tuple(
-        [
-            _index(f"{name}[{i}]", value, high) if high is not None else _int(f"{name}[{i}]", value)
-            for i, value in enumerate(values)
-        ]
-    )
-
-
-def _int(name: str, value: object) -> int:
-    if not isinstance(value, int):
-        raise TypeError(f"{name}: must be an int, not {value!r}")
-    return value
-
-
-def _card_list(name: str, cards: object) -> list[int]:
-    """``cards`` as card indices: a sequence of ints 0-39 (``Card`` objects are)."""
-    if isinstance(cards, str | bytes) or not isinstance(cards, Sequence):
-        raise TypeError(f"{name}: must be a sequence of cards, not {cards!r}")
-    for i, card in enumerate(cards):
-        if isinstance(card, bool) or not isinstance(card, int) or not 0 <= card < 40:
-            raise (ValueError if isinstance(card, int) and not isinstance(card, bool) else TypeError)(
-                f"{name}[{i}]: must be a card (an int 0-39 from the core's card functions), not {card!r}"
-            )
-    return [int(card) for card in cards]
 
 
 def _check_cards(hands: Sequence[int], stock: Sequence[int], played: Sequence[int]) -> None:

@@ -22,6 +22,7 @@ import random as _random
 from collections.abc import Sequence
 from typing import Final
 
+from . import _checks
 from .actions import Action, IllegalActionError
 from .cards import Card
 from .game import Phase, Round, _shuffled_indices, check_deck, not_an_action
@@ -48,9 +49,11 @@ class Match:
     ) -> None:
         self._rules = rules = find_rules(rules)
         start = rules.start_score
-        self._initial_scores = _counts(scores, "scores", "four scores") if scores is not None else (start,) * 4
+        self._initial_scores = (
+            _checks.whole_numbers("scores", scores, "four scores") if scores is not None else (start,) * 4
+        )
         self._initial_streaks = (
-            _counts(sat_out_before, "sat_out_before", "four counts", rules.max_sit_outs_in_row)
+            _checks.whole_numbers("sat_out_before", sat_out_before, "four counts", size=rules.max_sit_outs_in_row + 1)
             if sat_out_before is not None
             else (0,) * 4
         )
@@ -269,21 +272,6 @@ def _check_rng(rng: object) -> None:
     """Raise ``TypeError`` unless ``rng`` is a ``random.Random`` (``deal`` asks only when using it failed)."""
     if not isinstance(rng, _random.Random):
         raise TypeError(f"rng must be a random.Random, not {rng!r}")
-
-
-def _counts(values: object, name: str, what: str, high: int | None = None) -> tuple[int, ...]:
-    """``values`` as a tuple of four ints (at most ``high``, and then at least 0), worded as the
-    record reader words a record's (``scores: must hold four scores``)."""
-    if isinstance(values, str | bytes) or not isinstance(values, Sequence):
-        raise TypeError(f"{name}: must hold {what}, not {values!r}")
-    if len(values) != 4:
-        raise ValueError(f"{name}: must hold {what}, not {len(values)}: {values!r}")
-    for i, value in enumerate(values):
-        if isinstance(value, bool) or not isinstance(value, int):
-            raise TypeError(f"{name}[{i}]: must be a whole number, not {value!r}")
-        if high is not None and not 0 <= value <= high:
-            raise ValueError(f"{name}[{i}]: must be 0 to {high}, not {value}")
-    return tuple(values)
 
 
 def _names(names: object) -> tuple[str, ...] | None:
