@@ -306,3 +306,12 @@ def test_a_position_no_deal_could_reach_is_refused() -> None:
         _position(current, stock=("AS", *current.stock[1:]))
     with pytest.raises(ValueError, match=r"trump: must be 0 to 3, not 7"):
         _position(current, trump=7)
+    # Each value's shape, worded as Match words its own (core/_checks.py).
+    with pytest.raises(ValueError, match=r"^scores: must hold four scores, not 3$"):
+        _position(current, scores=current.scores[:3])
+    with pytest.raises(TypeError, match=r"^streaks\[1\]: must be a whole number, not True$"):
+        _position(current, streaks=(0, True, 0, 0))
+    with pytest.raises(
+        ValueError, match=r"^active\[2\]: must be 1 \(plays\), 0 \(sits out\) or -1 \(not decided\), not 5$"
+    ):
+        _position(current, active=[1, 1, 5, 1])
