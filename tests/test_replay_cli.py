@@ -319,3 +319,34 @@ def test_not_utf8_stdin_is_malformed() -> None:
     result = run_replay("-", "--json", stdin=NOT_UTF8, env={"PYTHONIOENCODING": "utf-8:surrogateescape"})
     assert result.returncode == 2
     assert "Traceback" not in result.stderr
+
+
+def test_a_file_larger_than_any_record_is_refused_without_reading_it_whole(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A device that never ends (/dev/zero) or a huge file is not read into memory whole."""
+    from sobedesce.cli import replay
+
+    monkeypatch.setattr(replay, "MAX_RECORD_BYTES", 1000)
+    big = tmp_path / "big.json"
+    big.write_text(" " * 1001, encoding="utf-8")
+    for path in (str(big), "/dev/zero"):
+        with pytest.raises(RecordFormatError, match="larger than"):
+            replay.load(path)
+    small = tmp_path / "small.json"
+    small.write_text(" " * 999, encoding="utf-8")
+    with pytest.raises(RecordFormatError, match="not JSON"):
+        replay.load(str(small))
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ('{"a": "abc', "not JSON: Unterminated string starting at line 1, column 7"),
+        ('{"version": 1,\n', "not JSON: Expecting property name enclosed in double quotes at line 2, column 1"),
+    ],
+)
+def test_not_json_names_the_place_once(text: str, message: str) -> None:
+    """json's own message may end in "at" (before, "starting at at line 1")."""
+    with pytest.raises(RecordFormatError, match=f"^{message}$"):
+        read_record(text)

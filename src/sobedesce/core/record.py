@@ -189,7 +189,9 @@ def _parse(text: str | IO[str]) -> tuple[Match, list[_RoundData]]:
     except json.JSONDecodeError as error:
         if "BOM" in error.msg:
             raise RecordFormatError(_BOM) from None
-        raise RecordFormatError(f"not JSON: {error.msg} at line {error.lineno}, column {error.colno}") from None
+        # json's own message may end in "at" ("Unterminated string starting at"): the place follows it.
+        where = "" if error.msg.endswith(" at") else " at"
+        raise RecordFormatError(f"not JSON: {error.msg}{where} line {error.lineno}, column {error.colno}") from None
     except UnicodeDecodeError:
         raise RecordFormatError("not UTF-8 text") from None
     except RecursionError:
