@@ -488,3 +488,26 @@ def test_levels_play_at_their_budget_unless_by_the_clock():
     summary = run_arena(["random"] * 4, "classic", 2, 1, jobs=1, clock=True).summary()
     assert summary["clock"] is True
     assert run_arena(["random"] * 4, "classic", 2, 1, jobs=1).summary()["clock"] is False
+
+
+def test_the_report_is_readable_in_an_80_column_terminal():
+    """Squeezed into 80 columns the one wide table cut every figure to '…' and dropped the
+    names; it is printed as two narrower tables instead, every figure whole."""
+    import io
+
+    from rich.console import Console
+
+    from sobedesce.cli.arena import _ci, _num, _print_tables
+
+    summary = run_arena(["basic", "random", "random", "random"], "classic", 4, 1, jobs=1, block=2).summary()
+    stream = io.StringIO()
+    _print_tables(summary, Console(file=stream, width=80, force_terminal=True, color_system=None))
+    out = stream.getvalue()
+    assert "…" not in out
+    assert all(len(line) <= 80 for line in out.splitlines())
+    for row in summary["bots"]:
+        line = next(line for line in out.splitlines() if line.strip().startswith(f"{row['entry']}: {row['name']}"))
+        assert _num(row["mean_delta"]) in line and _ci(row["ci95"]) in line
+    wide = io.StringIO()
+    _print_tables(summary, Console(file=wide, width=160, force_terminal=True, color_system=None))
+    assert "per entry: score" not in wide.getvalue() and "ms p99" in wide.getvalue()

@@ -4,6 +4,10 @@ would mix or overwrite what is there, sizes that would exhaust the memory."""
 
 from __future__ import annotations
 
+import os
+import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -65,3 +69,76 @@ def test_arena_save_never_mixes_runs(tmp_path: Path, capsys: pytest.CaptureFixtu
     assert sorted(p.name for p in runs.iterdir()) == first
     (tmp_path / "empty").mkdir()
     assert main([*args[:-1], str(tmp_path / "empty")]) == 0
+
+
+def test_an_unknown_option_is_refused_with_the_subcommands_usage(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as stopped:
+        main(["play", "--bogus"])
+    assert stopped.value.code == 2
+    err = capsys.readouterr().err
+    assert "usage: sobedesce play" in err and "--speed SECONDS" in err
+    assert "sobedesce play: error: unrecognized arguments: --bogus" in err
+
+
+def test_demo_never_overwrites_a_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "ana.json"
+    path.write_text("a saved match\n", encoding="utf-8")
+    assert "ana.json exists: --save names a new file" in refused(capsys, "demo", "--seed", "1", "--save", str(path))
+    assert path.read_text(encoding="utf-8") == "a saved match\n"
+
+
+def test_play_refuses_a_name_that_the_table_gives_bots(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # Saved under such a name, the match could never be resumed: --resume never seats you at
+    # a seat named like a bot.
+    path = tmp_path / "m.json"
+    for name in ("Bot 1 (hard)", "basic#2"):
+        error = refused(capsys, "play", "--name", name, "--speed", "0", "--save", str(path))
+        assert f"--name {name!r} is how the table names a bot" in error
+        assert not path.exists()
+
+
+@pytest.mark.parametrize("encoding", ["ascii", "latin-1"])
+def test_an_output_that_cannot_encode_the_suits_gets_their_letters(tmp_path: Path, encoding: str) -> None:
+    """LANG=C (or PYTHONIOENCODING=ascii): no UnicodeEncodeError, the suits as letters."""
+    env = {**os.environ, "PYTHONIOENCODING": encoding, "NO_COLOR": "1"}
+    command = [sys.executable, "-m", "sobedesce"]
+    record = tmp_path / "demo.json"
+    demo = subprocess.run(
+        [*command, "demo", "--seed", "4", "--save", str(record)], capture_output=True, env=env, timeout=60
+    )
+    assert demo.returncode == 0 and b"Traceback" not in demo.stderr, demo.stderr
+    assert b"trump S Spades (named)" in demo.stdout
+    replay = subprocess.run([*command, "replay", str(record)], capture_output=True, env=env, timeout=60)
+    assert replay.returncode == 0 and b"Traceback" not in replay.stderr, replay.stderr
+    play = subprocess.run(
+        [*command, "play", "--seed", "5", "--speed", "0", "--bots", "random"],
+        input=b"quit\n",
+        capture_output=True,
+        env=env,
+        timeout=60,
+    )
+    assert play.returncode == 0 and b"Traceback" not in play.stderr, play.stderr
+    assert b"You leave the table." in play.stdout
+    assert re.search(rb"Your hand   1 [A7KJQ65432][SHDC]", play.stdout), play.stdout
+
+
+@pytest.mark.parametrize("value", ["1e10", "61", "-1", "nan"])
+def test_play_speed_is_a_pace_the_clock_can_keep(capsys: pytest.CaptureFixture[str], value: str) -> None:
+    # 1e10 is finite, but twice it (the pause at the end of a trick) overflowed time.sleep.
+    error = refused(capsys, "play", "--seed", "1", "--bots", "random", f"--speed={value}")
+    assert "--speed must be a finite number of seconds, 0 to 60" in error
+
+
+def test_arena_help_names_only_the_levels_that_keep_a_deadline(capsys: pytest.CaptureFixture[str]) -> None:
+    """--clock: only the level with a deadline (expert) has one to keep; 'hard' plays by its
+    rules in no time, so the help must not promise it a clock."""
+    from sobedesce.arena.jobs import _make_seat
+
+    timed = [
+        level for level in ("easy", "hard", "expert") if getattr(_make_seat(level, clock=True)[0], "deadline", None)
+    ]
+    assert timed == ["expert"]
+    with pytest.raises(SystemExit):
+        main(["arena", "--help"])
+    clock_help = " ".join(capsys.readouterr().out.split("\n  --clock", 1)[1].split("--no-progress")[0].split())
+    assert "the level expert keeps its deadline" in clock_help and "hard" not in clock_help

@@ -252,6 +252,24 @@ def test_hint_and_history_fit_the_notice_area() -> None:
     check_fits(printed(history, terminal=False), 6)
 
 
+def test_hint_header_does_not_call_a_list_best_first_by_a_figure_it_is_not_ranked_by() -> None:
+    """The strong bot ranks by your change against the others', in each option's note: its best
+    option can expect more for your own score than the next.  "Lower is better" over that list
+    would make the best look worse; the header says what the order is."""
+    from sobedesce.bots.base import Option
+
+    ranked = [
+        Option(NameTrump(Suit.DIAMONDS), -2.27, "Diamonds as trump; -2.14 against the others"),
+        Option(NameTrump(Suit.HEARTS), 0.67, "Hearts as trump; +0.68 against the others"),
+        Option(NameTrump(Suit.SPADES), -0.05, "Spades as trump; +0.84 against the others"),
+    ]
+    header = hint_lines(ranked, "strong")[0].plain
+    assert "lower is better" not in header and "best first against the others" in header
+    assert cell_len(header) <= 80
+    in_order = sorted(ranked, key=lambda option: option.expected_delta)
+    assert "expected change of your score (lower is better)" in hint_lines(in_order, "basic")[0].plain
+
+
 # -- input parsing ------------------------------------------------------------------------------
 
 HAND = tuple(Card.parse(c) for c in ["AS", "7H", "KH", "QD", "3C"])
@@ -608,6 +626,52 @@ def scripted_table(driver: TableDriver, answer, speed: float = 0.0):
     return table, stream, prompts
 
 
+def test_the_command_to_continue_can_be_copied_as_it_is(tmp_path: Path) -> None:
+    """Leaving a seeded match saved in a folder with a space: the command printed quotes the
+    path for the shell and gives the seed again (without it the next deals change)."""
+    folder = tmp_path / "my games"
+    folder.mkdir()
+    path = str(folder / "ana.json")
+    driver = new_driver(seed=7, save_path=path)
+    table, stream, _ = scripted_table(driver, lambda prompt, d: "quit")
+    assert table.run() == 0
+    out = stream.getvalue()
+    assert f"Continue it with: sobedesce play --resume '{path}' --seed 7" in out, out[-300:]
+    assert read_record(Path(path).read_text(encoding="utf-8")).rules.name == "classic"
+
+
+def test_a_save_that_fails_mid_match_loses_nothing(tmp_path: Path) -> None:
+    """The save folder vanishes mid-match (or the disk fills): the decision stands, the table
+    says it cannot save and plays on, and the next move after the folder is back saves it all.
+    Before, the error ended the program with a traceback and the match in memory was lost."""
+    import shutil
+
+    folder = tmp_path / "saves"
+    folder.mkdir()
+    path = folder / "m.json"
+    driver = new_driver(seed=3, save_path=str(path))
+    asked = 0
+
+    def answer(prompt: str, d: TableDriver) -> str:
+        nonlocal asked
+        asked += 1
+        if asked == 1:
+            shutil.rmtree(folder)
+        elif asked == 4:
+            folder.mkdir()
+        elif asked == 7:
+            return "quit"
+        return first_legal(prompt, d)
+
+    table, stream, _ = scripted_table(driver, answer)
+    assert table.run() == 0
+    out = stream.getvalue()
+    assert "! Not saved (No such file or directory): each move tries again." in out
+    assert "Saved again: nothing is lost." in out and "You leave the table. The match is saved in" in out
+    saved = read_record(path.read_text(encoding="utf-8"))
+    assert dumps_record(saved) == dumps_record(driver.match)
+
+
 def first_legal(prompt: str, driver: TableDriver) -> str:
     """Type the first legal decision (a card by its number, as a new player would)."""
     if prompt.startswith("Press Enter"):
@@ -780,7 +844,7 @@ def test_an_unwritable_save_file_is_a_bad_option(
 @pytest.mark.parametrize("speed", ["nan", "inf", "1e400", "-inf", "-1"])
 def test_speed_must_be_a_finite_number(capsys: pytest.CaptureFixture[str], speed: str) -> None:
     status, err = run_main(capsys, "play", f"--speed={speed}")
-    assert status == 2 and "--speed must be a finite number of seconds, 0 or more" in err
+    assert status == 2 and "--speed must be a finite number of seconds, 0 to 60" in err
 
 
 def test_empty_bots_are_refused(capsys: pytest.CaptureFixture[str]) -> None:

@@ -65,8 +65,8 @@ def register(subparsers: Any) -> None:
     parser.add_argument(
         "--clock",
         action="store_true",
-        help="levels (expert, hard) keep their deadline per decision by the clock, as at a table; "
-        "by default they play at their sample budget, so that the results depend on the seed alone",
+        help="the level expert keeps its deadline per decision by the clock, as at a table; "
+        "by default it plays at its sample budget, so that the results depend on the seed alone",
     )
     parser.add_argument("--no-progress", action="store_true", help="no progress bar, even on a terminal")
     parser.set_defaults(run=run)
@@ -185,48 +185,60 @@ def _ms(value: float | None) -> str:
     return "-" if value is None else f"{value:.3g}"
 
 
-def _print_tables(summary: dict[str, Any]) -> None:
+def _print_tables(summary: dict[str, Any], console: Any = None) -> None:
     from rich import box
     from rich.console import Console
     from rich.table import Table
 
-    console = Console()
-    if not console.is_terminal:
-        # A file or pipe: no reason to squeeze the table, whatever the length of the names.
-        longest = max(len(f"{row['entry']}: {row['name']}") for row in summary["bots"])
-        console = Console(width=max(140, 124 + longest))
+    if console is None:
+        console = Console()
+        if not console.is_terminal:
+            # A file or pipe: no reason to squeeze the table, whatever the length of the names.
+            longest = max(len(f"{row['entry']}: {row['name']}") for row in summary["bots"])
+            console = Console(width=max(140, 124 + longest))
     title = (
         f"{summary['rules']} rules, {summary['deals']} duplicate deals x 4 rotations = {summary['rounds']} rounds, "
         f"{summary['matches']} completed matches, seed {summary['seed']}"
         + (", bots by the clock" if summary.get("clock") else "")
     )
+    columns: list[tuple[str, Any]] = [
+        ("Δ/round", lambda row: _num(row["mean_delta"])),
+        ("95% CI", lambda row: _ci(row["ci95"])),
+        ("vs others", lambda row: _num(row["delta_vs_others"])),
+        ("95% CI", lambda row: _ci(row["delta_vs_others_ci95"])),
+        ("play", lambda row: _pct(row["play_rate"])),
+        ("match wins", lambda row: _pct(row["match_win_rate"])),
+        ("riscos/match", lambda row: _num(row["riscos_per_match"], 2)),
+        ("ms median", lambda row: _ms(row["decision_ms_median"])),
+        ("ms p99", lambda row: _ms(row["decision_ms_p99"])),
+    ]
 
-    def table(heading: str, rows: list[tuple[str, dict[str, Any]]]) -> Table:
+    def table(heading: str, rows: list[tuple[str, dict[str, Any]]], shown: list[tuple[str, Any]]) -> Table:
         out = Table(title=heading, title_justify="left", box=box.SIMPLE_HEAD)
         # A long name (bot settings) folds; the figures never do.
         out.add_column("bot", overflow="fold", min_width=min(18, max(len(label) for label, _ in rows)))
-        for column in ("Δ/round", "95% CI", "vs others", "95% CI", "play", "match wins", "riscos/match"):
+        for column, _ in shown:
             out.add_column(column, justify="right", no_wrap=True)
-        out.add_column("ms median", justify="right", no_wrap=True)
-        out.add_column("ms p99", justify="right", no_wrap=True)
         for label, row in rows:
-            out.add_row(
-                label,
-                _num(row["mean_delta"]),
-                _ci(row["ci95"]),
-                _num(row["delta_vs_others"]),
-                _ci(row["delta_vs_others_ci95"]),
-                _pct(row["play_rate"]),
-                _pct(row["match_win_rate"]),
-                _num(row["riscos_per_match"], 2),
-                _ms(row["decision_ms_median"]),
-                _ms(row["decision_ms_p99"]),
-            )
+            out.add_row(label, *(figure(row) for _, figure in shown))
         return out
 
+    def tables(heading: str, rows: list[tuple[str, dict[str, Any]]]) -> list[Table]:
+        whole = table(heading, rows, columns)
+        if console.measure(whole, options=console.options.update_width(10_000)).maximum <= console.width:
+            return [whole]
+        # Too wide for the terminal (80 columns): squeezed, every figure would be cut to "…"
+        # and the names dropped.  Two tables instead, each narrow enough to read.
+        return [
+            table(f"{heading}: score", rows, columns[:4]),
+            table(f"{heading}: play and time", rows, columns[4:]),
+        ]
+
     console.print(title, highlight=False)
-    console.print(table("per entry", [(f"{row['entry']}: {row['name']}", row) for row in summary["bots"]]))
-    console.print(table("per bot", list(summary["by_name"].items())))
+    for printed in tables("per entry", [(f"{row['entry']}: {row['name']}", row) for row in summary["bots"]]):
+        console.print(printed)
+    for printed in tables("per bot", list(summary["by_name"].items())):
+        console.print(printed)
     console.print(
         "Δ is the change of the bot's own score per round dealt (a sit-out counts 0); "
         "negative is better. Δ vs others: the bot's Δ minus the mean Δ of the other entries."

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import sys
 from typing import Any
@@ -36,10 +37,18 @@ def run(args: argparse.Namespace) -> int:
     except RulesError as error:
         raise SystemExit(f"sobedesce demo: {error}") from None
     if args.save:
-        # A path that cannot be written is refused before the match is played, not after.
+        # A path that cannot be written is refused before the match is played, not after;
+        # an existing file (a saved match, or anything else) is never overwritten.
+        if os.path.isdir(args.save):
+            print(f"sobedesce demo: cannot save to {args.save}: Is a directory", file=sys.stderr)
+            return 2
+        if os.path.lexists(args.save):
+            print(f"sobedesce demo: {args.save} exists: --save names a new file", file=sys.stderr)
+            return 2
         try:
-            with open(args.save, "a", encoding="utf-8"):
+            with open(args.save, "x", encoding="utf-8"):
                 pass
+            os.unlink(args.save)  # only a probe: nothing is left behind if the match is interrupted
         except OSError as error:
             print(f"sobedesce demo: cannot save to {args.save}: {error.strerror}", file=sys.stderr)
             return 2

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import argparse
+import codecs
 import importlib
+import io
 import sys
 from collections.abc import Sequence
 
@@ -43,6 +45,69 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+# What an output that cannot encode the game's symbols shows instead: a suit's letter (the
+# notation a person types), and plain stand-ins for the table's punctuation.
+_PLAIN = {
+    "♠": "S",
+    "♥": "H",
+    "♦": "D",
+    "♣": "C",
+    "·": "-",
+    "↺": "",
+    "↻": "",
+    "─": "-",
+    "━": "-",
+    "│": "|",
+    "▶": ">",
+    "…": "...",
+    "—": "-",
+    "\u2013": "-",  # en dash
+    "→": "->",
+    "←": "<-",
+    "Δ": "d",
+    "\u00d7": "x",  # multiplication sign
+    "≥": ">=",
+    "≤": "<=",
+    "±": "+/-",
+    "✓": "ok",
+}
+PLAIN_ERRORS = "sobedesce-plain"
+
+
+def _plain(error: UnicodeError) -> tuple[str, int]:
+    if not isinstance(error, UnicodeEncodeError):
+        raise error
+    bad = error.object[error.start : error.end]
+    return "".join(_PLAIN.get(char, "?") for char in bad), error.end
+
+
+codecs.register_error(PLAIN_ERRORS, _plain)
+
+
+def plain_output() -> None:
+    """Let standard output and error write what their encoding cannot (``LANG=C``, a
+    ``PYTHONIOENCODING=ascii``): the suits as their letters and the rest as plain stand-ins,
+    rather than a ``UnicodeEncodeError`` half way through a screen or a summary."""
+    for stream in (sys.stdout, sys.stderr):
+        if not isinstance(stream, io.TextIOWrapper):
+            continue
+        try:
+            "♠♥♦♣·─▶…—→".encode(stream.encoding)
+        except UnicodeEncodeError:
+            stream.reconfigure(errors=PLAIN_ERRORS)
+        except LookupError:
+            continue
+
+
+def _command_parser(parser: argparse.ArgumentParser, command: str | None) -> argparse.ArgumentParser:
+    """The parser of subcommand ``command``, else ``parser`` itself."""
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction) and command in action.choices:
+            found: argparse.ArgumentParser = action.choices[command]
+            return found
+    return parser
+
+
 def _version() -> str:
     from sobedesce import __version__
 
@@ -50,8 +115,13 @@ def _version() -> str:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    plain_output()
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args, unknown = parser.parse_known_args(argv)
+    if unknown:
+        # Said by the subcommand's parser, with its usage: `sobedesce play --bogus` shows the
+        # options of `play`, not the list of subcommands.
+        _command_parser(parser, getattr(args, "command", None)).error(f"unrecognized arguments: {' '.join(unknown)}")
     if not getattr(args, "run", None):
         parser.print_help()
         return 2

@@ -13,6 +13,7 @@ from sobedesce.core import PRESETS, Match, Phase, RecordFormatError, RecordRuleE
 
 DEFAULT_BOTS = "hard"
 DEFAULT_NAME = "You"
+MAX_SPEED = 60
 
 
 def register(subparsers: Any) -> None:
@@ -119,8 +120,10 @@ def run(args: argparse.Namespace) -> int:
         print(f"sobedesce play: {message}", file=sys.stderr)
         return status
 
-    if not math.isfinite(args.speed) or args.speed < 0:
-        return fail("--speed must be a finite number of seconds, 0 or more")
+    # A pause longer than a minute a move is no pace to play at, and one of thousands of
+    # years (1e10) overflows the clock's sleep half way through the first round.
+    if not math.isfinite(args.speed) or not 0 <= args.speed <= MAX_SPEED:
+        return fail(f"--speed must be a finite number of seconds, 0 to {MAX_SPEED}")
     if args.save is not None:
         problem = _save_problem(args.save, args.resume)
         if problem is not None:
@@ -159,6 +162,9 @@ def run(args: argparse.Namespace) -> int:
         notes.append(f"Resumed {args.resume} at round {len(match.rounds) + (match.phase == Phase.DEAL)}.")
         save_path = args.save or args.resume
     else:
+        if args.name is not None and _is_bot_name(args.name):
+            # Saved under a bot's name, the seat would be taken for a bot's on --resume.
+            return fail(f"--name {args.name!r} is how the table names a bot: choose another name")
         try:
             wanted = _bot_names(args.bots)
         except ValueError as error:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from typing import Any
+from typing import IO, Any
 
 from sobedesce.core import Match, RecordFormatError, RecordRuleError, read_record, summary
 
@@ -24,25 +24,36 @@ def register(subparsers: Any) -> None:
     parser.set_defaults(run=run)
 
 
+# A record holds one match: a few hundred bytes a round, so even a very long match is well
+# under a megabyte.  Anything larger is not a record, and is not read whole into memory (a
+# device such as /dev/zero never ends).
+MAX_RECORD_BYTES = 64 * 1024 * 1024
+
+
+def _read_capped(stream: IO[bytes], name: str) -> str:
+    data = stream.read(MAX_RECORD_BYTES + 1)
+    if len(data) > MAX_RECORD_BYTES:
+        raise RecordFormatError(f"{name} is larger than {MAX_RECORD_BYTES // (1024 * 1024)} MB: not a match record")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise RecordFormatError(f"{name} is not UTF-8 text") from None
+
+
 def load(path: str) -> Match:
     """Read and replay the record at ``path``; errors are the record module's."""
     if path == "-":
-        try:
-            text = sys.stdin.buffer.read().decode("utf-8")
-        except UnicodeDecodeError:
-            raise RecordFormatError("standard input is not UTF-8 text") from None
-        return read_record(text)
+        return read_record(_read_capped(sys.stdin.buffer, "standard input"))
     try:
-        with open(path, encoding="utf-8") as stream:
-            return read_record(stream.read())
+        with open(path, "rb") as stream:
+            text = _read_capped(stream, path)
     except FileNotFoundError:
         raise RecordFormatError(f"no such file: {path}") from None
     except IsADirectoryError:
         raise RecordFormatError(f"{path} is a directory, not a record") from None
-    except UnicodeDecodeError:
-        raise RecordFormatError(f"{path} is not UTF-8 text") from None
     except OSError as error:
         raise RecordFormatError(f"cannot read {path}: {error.strerror}") from None
+    return read_record(text)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -197,6 +197,8 @@ class TableDriver:
         self.seed = seed
         self.save_path = save_path
         self.hint_bot_name: str | None = None
+        # Why the last save after a decision failed (the folder gone, the disk full), or None.
+        self.save_error: OSError | None = None
 
     @property
     def human(self) -> int:
@@ -299,7 +301,7 @@ class TableDriver:
             current = self.match.deal(rng=rng)
         else:
             current = self.match.deal(deck, dealer=dealer)
-        self.save()
+        self._save_after_move()
         return [Event("deal", len(self.match.rounds) - 1, seat=current.dealer, chooser=current.chooser)]
 
     def bot_action(self, stand_in: Any = None) -> Action:
@@ -343,6 +345,18 @@ class TableDriver:
     def save(self) -> None:
         if self.save_path:
             save_atomically(self.save_path, dumps_record(self.match) + "\n")
+
+    def _save_after_move(self) -> None:
+        """Save after a decision.  The decision is made whatever happens to the file: a save
+        that fails is kept in :attr:`save_error` for the frontend to report, not raised
+        (raised, it would end the match with the decision's events unseen), and the next
+        decision tries again."""
+        try:
+            self.save()
+        except OSError as error:
+            self.save_error = error
+        else:
+            self.save_error = None
 
     # -- inside --------------------------------------------------------------------------
 
@@ -429,5 +443,5 @@ class TableDriver:
                     riscos=tuple(match.riscos() or ()),
                 )
             )
-        self.save()
+        self._save_after_move()
         return events

@@ -9,6 +9,7 @@ from __future__ import annotations
 import contextlib
 import os
 import select
+import shlex
 import signal
 import sys
 import time
@@ -171,6 +172,7 @@ class TerminalTable:
         self.log: deque[Text] = deque((Text(n, style="dim") for n in notes), maxlen=LOG_LINES)
         self.notice: list[Text] = []
         self._moved_since_prompt = False
+        self._save_failing = False
 
     @property
     def names(self) -> list[str]:
@@ -196,14 +198,27 @@ class TerminalTable:
         return 0
 
     def _leave(self, why: str) -> None:
-        self.driver.save()
+        try:
+            self.driver.save()
+        except OSError as error:
+            self.driver.save_error = error
         self.console.print()
         path = self.driver.save_path
-        if path:
-            self.console.print(f"{why} The match is saved in {path}.", markup=False, highlight=False, soft_wrap=True)
+        if path and self.driver.save_error is not None:
             self.console.print(
-                f"Continue it with: sobedesce play --resume {path}", markup=False, highlight=False, soft_wrap=True
+                f"{why} The match could not be saved in {path}: {self._save_problem()}.",
+                markup=False,
+                highlight=False,
+                soft_wrap=True,
             )
+        elif path:
+            self.console.print(f"{why} The match is saved in {path}.", markup=False, highlight=False, soft_wrap=True)
+            # A command to copy as it is: the path quoted for the shell, and the seed given
+            # again, without which the next deals would no longer be the seeded ones.
+            again = f"sobedesce play --resume {shlex.quote(path)}"
+            if self.driver.seed is not None:
+                again += f" --seed {self.driver.seed}"
+            self.console.print(f"Continue it with: {again}", markup=False, highlight=False, soft_wrap=True)
         else:
             self.console.print(
                 f"{why} (Nothing saved: use --save FILE to keep a match.)", markup=False, highlight=False
@@ -271,6 +286,25 @@ class TerminalTable:
         if self.speed > 0:
             self.sleep(self.speed * factor)
 
+    def _save_problem(self) -> str:
+        error = self.driver.save_error
+        return (error.strerror or str(error)) if error is not None else ""
+
+    def _report_saving(self) -> None:
+        """Say once when saving after a move fails, and once when it works again: the match
+        goes on in memory meanwhile, and each move tries to save it again."""
+        if self.driver.save_error is not None and not self._save_failing:
+            self._save_failing = True
+            self.log.append(
+                Text(
+                    f"! Not saved ({self._save_problem()}): each move tries again.",
+                    style="bold red",
+                )
+            )
+        elif self.driver.save_error is None and self._save_failing:
+            self._save_failing = False
+            self.log.append(Text("Saved again: nothing is lost.", style="bold"))
+
     def _show_events(self, events: Sequence[Event], *, forced: Text | None = None) -> None:
         """Log ``events`` (the person's forced play as ``forced``) and pace them."""
         driver = self.driver
@@ -289,6 +323,7 @@ class TerminalTable:
             if self.speed > 0 and (event.seat != driver.human or event.kind == "trick"):
                 self._draw(guidance=self._while_paced())
                 self._pause(2.0 if event.kind == "trick" else 1.0)
+        self._report_saving()
         for event in events:
             if event.kind == "round":
                 self._round_over(event, last=any(e.kind == "match" for e in events))
@@ -343,9 +378,17 @@ class TerminalTable:
         driver = self.driver
         lines = match_over_lines(event, self.names, driver.human, len(driver.match.rounds))
         print_lines(self.console, lines)
-        if driver.save_path:
+        if driver.save_path and driver.save_error is not None:
             self.console.print(
-                f"The record is saved in {driver.save_path}; replay it with: sobedesce replay {driver.save_path}",
+                f"The record could not be saved in {driver.save_path}: {self._save_problem()}.",
+                markup=False,
+                highlight=False,
+                soft_wrap=True,
+            )
+        elif driver.save_path:
+            self.console.print(
+                f"The record is saved in {driver.save_path}; replay it with: "
+                f"sobedesce replay {shlex.quote(driver.save_path)}",
                 markup=False,
                 highlight=False,
                 soft_wrap=True,

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import functools
 import io
+import itertools
 import re
 import textwrap
 from collections.abc import Iterable, Sequence
@@ -621,7 +622,14 @@ def history_lines(view: SeatView, names: Sequence[str]) -> list[Text]:
 def hint_lines(options: Sequence[Any], bot_name: str | None) -> list[Text]:
     """The bot's options, best first, with the expected change of your score."""
     header = Text(f"Hint from the {bot_name or 'strong'} bot", style="bold")
-    header.append(" — expected change of your score (lower is better):")
+    deltas = [option.expected_delta for option in options]
+    if all(a <= b for a, b in itertools.pairwise(deltas)):
+        header.append(" — expected change of your score (lower is better):")
+    else:
+        # The bot ranks by something else than the figure shown first (the strong bot: your
+        # change against the others', in each option's note): "lower is better" over a list
+        # that is not in that order would make its best option look worse than the next.
+        header.append(" — your expected change, best first against the others:")
     lines = [_fit(header)]
     shown = list(options)[: LOG_LINES - 2] if len(options) > LOG_LINES - 1 else list(options)
     for option in shown:
