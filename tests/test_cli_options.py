@@ -69,6 +69,17 @@ def test_arena_save_never_mixes_runs(tmp_path: Path, capsys: pytest.CaptureFixtu
     assert sorted(p.name for p in runs.iterdir()) == first
     (tmp_path / "empty").mkdir()
     assert main([*args[:-1], str(tmp_path / "empty")]) == 0
+    capsys.readouterr()
+    record = tmp_path / "record.json"
+    record.write_text("{}", encoding="utf-8")
+    assert f"{record} is a file: --save needs a new or empty directory" in refused(capsys, *args[:-1], str(record))
+    assert record.read_text(encoding="utf-8") == "{}"
+
+
+def test_demo_help_says_what_it_does(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main(["demo", "--help"])
+    assert "four random players" in capsys.readouterr().out
 
 
 def test_an_unknown_option_is_refused_with_the_subcommands_usage(capsys: pytest.CaptureFixture[str]) -> None:

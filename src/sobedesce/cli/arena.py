@@ -120,6 +120,8 @@ def run(args: argparse.Namespace) -> int:
         return _fail("--jobs and --ray exclude each other (Ray decides where jobs run)")
     if deals > MAX_DEALS:
         return _fail(f"--deals is at most {MAX_DEALS:,}, not {deals:,}")
+    if args.save is not None and os.path.lexists(args.save) and not os.path.isdir(args.save):
+        return _fail(f"{args.save} is a file: --save needs a new or empty directory")
     if args.save is not None and os.path.isdir(args.save):
         try:
             taken = bool(os.listdir(args.save))

@@ -14,7 +14,12 @@ from .show import describe_round, seat_name
 
 
 def register(subparsers: Any) -> None:
-    parser = subparsers.add_parser("demo", help="watch a whole match between random players")
+    parser = subparsers.add_parser(
+        "demo",
+        help="watch a whole match between random players",
+        description="Play a whole match between four random players and print it round by round: "
+        "a quick look at the game and the record (--save) without playing.",
+    )
     parser.add_argument("--rules", default="classic", choices=sorted(PRESETS), help="rule set (default: classic)")
     parser.add_argument("--seed", type=int, default=None, help="random seed, for a reproducible match")
     parser.add_argument("--save", metavar="FILE", help="write the match record to FILE")
