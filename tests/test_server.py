@@ -12,6 +12,7 @@ import asyncio
 import contextlib
 import json
 import random
+import unicodedata
 import uuid
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -893,6 +894,27 @@ def test_names_empty_too_long_reserved_or_taken_are_refused(make_server: MakeSer
         assert taken.status_code == 409 and taken.json()["code"] == "name_taken"
 
 
+def test_a_name_typed_with_a_separate_accent_is_the_same_name(make_server: MakeServer) -> None:
+    """ "Zoé" typed as one letter (NFC) or as "e" and a combining accent (NFD) is one name: the
+    second spelling is taken, and looking the player up by either finds them (both used to be
+    registered, as two players shown alike)."""
+    server = make_server()
+    composed = unique_name("Zoé")
+    decomposed = unicodedata.normalize("NFD", composed)
+    assert decomposed != composed
+    with server.http() as http:
+        first = http.post("/api/players", json={"name": composed})
+        assert first.status_code == 201, first.text
+        again = http.post("/api/players", json={"name": decomposed})
+        assert again.status_code == 409 and again.json()["code"] == "name_taken", again.text
+        # Registered decomposed, a name is kept composed.
+        other = unicodedata.normalize("NFD", unique_name("José"))
+        kept = http.post("/api/players", json={"name": other}).json()["player"]["name"]
+        assert kept == unicodedata.normalize("NFC", other)
+        assert http.get(f"/api/players/{decomposed}/history").status_code == 200
+        assert http.get(f"/api/players/{other}/history").status_code == 200
+
+
 # -- hints, clocks, tables of bots, the end of a match ---------------------------------------
 
 
@@ -995,9 +1017,18 @@ def test_a_person_who_comes_back_after_the_end_sees_how_the_match_ended(make_ser
         assert again.last_sync["state"]["phase"] == "match_over"
         assert again.last_sync["table"]["match_id"] == finished["match_id"]
         await refused(again, {"type": "hint", "id": "late"}, "not_started", naming="over")
-        # Somebody else may not sit at a finished table.
-        bruno = await GameClient.person(server, "bruno")
-        await refused(bruno, {"type": "join", "table": table}, "no_table")
+        # Somebody else may not sit at a finished table, and asking does not load it into
+        # memory to stay there (once ana's last connection has gone, nothing holds it).
+        await again.close()
+        async with server.ahttp() as http:
+            for _ in range(200):
+                if (await http.get("/api/health")).json()["tables_in_memory"] == 0:
+                    break
+                await asyncio.sleep(0.05)  # polling a condition; no timing is assumed
+            assert (await http.get("/api/health")).json()["tables_in_memory"] == 0
+            bruno = await GameClient.person(server, "bruno")
+            await refused(bruno, {"type": "join", "table": table}, "no_table")
+            assert (await http.get("/api/health")).json()["tables_in_memory"] == 0
 
     run(scenario())
 
@@ -1036,6 +1067,56 @@ def test_open_tables_close_when_nobody_sits_and_a_player_has_at_most_three(make_
             await connection.create(["you", "open", "easy", "easy"])
         rest = seated[3]
         await refused(rest, {"type": "quick"}, "too_many_tables", naming="3 tables")
+
+    run(scenario())
+
+
+def test_leaving_an_open_table_takes_every_connection_of_the_person_off_the_seat(make_server: MakeServer) -> None:
+    """A person at a table that has not started, in two tabs, leaves in one: the seat opens
+    and the other tab leaves it too, so whoever sits there next is the only one sent its hand
+    and able to decide for it."""
+    server = make_server()
+
+    async def scenario() -> None:
+        host = await GameClient.person(server, "host")
+        table = (await host.create(["you", "open", "open", "easy"], seed="two-tabs"))["id"]
+        tab = await GameClient.person(server, "bruno")
+        other_tab = await GameClient.person(server, "bruno 2", token=tab.token)
+        assert (await tab.join(table))["seat"] == 1
+        assert (await other_tab.join(table))["seat"] == 1
+        await tab.send({"type": "leave"})
+        await tab.until_type("left")
+        await other_tab.until_type("left")
+        carla = await GameClient.person(server, "carla")
+        assert (await carla.join(table, seat=1))["seat"] == 1
+        dora = await GameClient.person(server, "dora")
+        await dora.join(table)
+        await carla.reach(lambda c: c.state is not None and c.state["hand"] != [], "the deal")
+        # The other tab hears nothing of the match (it watches nothing) and decides nothing.
+        await other_tab.send({"type": "ping"})
+        await other_tab.until_type("pong")
+        seen = [m for m in other_tab.log if m["type"] in ("update", "snapshot") and m["state"] is not None]
+        assert seen == [], seen
+        await refused(other_tab, {"type": "hint", "id": "h"}, "not_seated")
+        await refused(other_tab, {"type": "act", "id": "a", "v": carla.v, "action": {"kind": "turn"}}, "not_seated")
+
+    run(scenario())
+
+
+def test_a_player_asking_for_many_tables_at_once_gets_three(make_server: MakeServer) -> None:
+    """Six connections of one player ask for a table at the same moment: three are created,
+    three refused with ``too_many_tables`` (each used to pass the count before any was stored)."""
+    server = make_server()
+
+    async def scenario() -> None:
+        first = await GameClient.person(server, "many")
+        connections = [first] + [await GameClient.person(server, f"many {n}", token=first.token) for n in range(5)]
+        for connection in connections:
+            await connection.send({"type": "create", "seats": ["you", "open", "easy", "easy"]})
+        answers = [(await c.until_type("created", "error")) for c in connections]
+        created = [a for a in answers if a["type"] == "created"]
+        assert len(created) == 3, answers
+        assert sorted(a.get("code", "") for a in answers if a["type"] == "error") == ["too_many_tables"] * 3, answers
 
     run(scenario())
 
@@ -1129,6 +1210,75 @@ def test_the_http_api(make_server: MakeServer) -> None:
         assert http.get(f"/api/matches/{finished['match_id']}").json()["players"][0] == player["name"]
         assert http.get(f"/api/tables/{table['id']}").json()["status"] == "finished"
         assert all(t["id"] != table["id"] for t in http.get("/api/tables").json())
+
+
+def test_an_http_body_over_64_kib_is_refused_unread(make_server: MakeServer) -> None:
+    """As a WebSocket message over 64 KiB closes the connection, a larger HTTP body is a 413,
+    whether its length is announced or it comes in chunks: never read whole, parsed and
+    echoed back in a 422 (a 10 MB name came back as a 10 MB answer)."""
+    server = make_server()
+    big = b'{"name": "' + b"y" * 200_000 + b'"}'
+
+    def chunks() -> Iterator[bytes]:
+        for start in range(0, len(big), 8192):
+            yield big[start : start + 8192]
+
+    with server.http() as http:
+        headers = {"content-type": "application/json"}
+        for content in (big, chunks()):
+            answer = http.post("/api/players", content=content, headers=headers)
+            assert answer.status_code == 413, answer.text[:200]
+            assert "65536 bytes" in answer.json()["detail"]
+            assert len(answer.content) < 200
+        # A body within the limit, announced or chunked, is read as before.
+        for name in (unique_name("Len"), unique_name("Chunk")):
+            body = json.dumps({"name": name}).encode()
+            content = body if name.startswith("Len") else iter([body[:5], body[5:]])
+            assert http.post("/api/players", content=content, headers=headers).status_code == 201
+
+
+def test_a_quick_table_over_http_may_leave_the_body_out(make_server: MakeServer) -> None:
+    """Every field of ``POST /api/quick`` has a default: a request without a body gets a
+    classic table with hard bots, not a 422 "body: Field required"."""
+    server = make_server()
+    with server.http() as http:
+        token = http.post("/api/players", json={"name": unique_name("Q")}).json()["token"]
+        answer = http.post("/api/quick", headers={"Authorization": f"Bearer {token}"})
+        assert answer.status_code == 201, answer.text
+        table = answer.json()
+        assert table["rules"] == "classic" and [s["level"] for s in table["seats"][1:]] == ["hard"] * 3
+        # A body is still checked as before.
+        bad = http.post("/api/quick", json={"level": "oracle"}, headers={"Authorization": f"Bearer {token}"})
+        assert bad.status_code == 422
+
+
+def test_a_connection_too_far_behind_is_closed_not_left_silent() -> None:
+    """A connection whose messages pile up past ``Client.MAX_QUEUED`` (a client that reads
+    too slowly) is closed, so that the server forgets it (its seat goes away in time and a bot
+    stands in) and the client comes back with ``since``; it used to stay open and silent, its
+    seat counted as taken and never played for."""
+    from sobedesce.server.tables import Client
+
+    async def scenario() -> None:
+        stuck = asyncio.Event()
+        dropped = asyncio.Event()
+
+        async def send(text: str) -> None:
+            await stuck.wait()  # the client reads nothing
+
+        async def drop() -> None:
+            dropped.set()
+
+        client = Client(send, drop)
+        client.start()
+        for n in range(Client.MAX_QUEUED + 2):
+            client.send({"type": "pong", "n": n})
+        await asyncio.wait_for(dropped.wait(), 10)
+        assert client.closed
+        stuck.set()
+        await client.stop()
+
+    run(scenario())
 
 
 def test_the_texts_shared_by_a_tables_connections_are_each_connections_own_message() -> None:

@@ -88,6 +88,39 @@ class _Bucket:
         self.tokens -= 1
 
 
+class _BodyLimit:
+    """Refuse an HTTP request body over ``limit`` bytes with a 413, as the WebSocket refuses a
+    message over 64 KiB: by its ``Content-Length`` before reading it, or (sent in chunks) as
+    soon as it grows past the limit.  Without it a body of any size was read into memory,
+    parsed, and echoed back whole in the 422 that refused it."""
+
+    def __init__(self, app: Any, limit: int) -> None:
+        self.app, self.limit = app, limit
+        self.detail = f"a request body may hold at most {limit} bytes"
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        length = dict(scope["headers"]).get(b"content-length")
+        if length is not None and (not length.isdigit() or int(length) > self.limit):
+            await JSONResponse({"detail": self.detail}, status_code=413)(scope, receive, send)
+            return
+        received = 0
+
+        async def limited_receive() -> Any:
+            nonlocal received
+            message = await receive()
+            if message["type"] == "http.request":
+                received += len(message.get("body", b""))
+                if received > self.limit:
+                    # Raised while FastAPI reads the body: answered as any HTTPException is.
+                    raise HTTPException(413, self.detail)
+            return message
+
+        await self.app(scope, limited_receive, send)
+
+
 # At module level: with postponed annotations, FastAPI resolves a parameter's annotation in the
 # module's namespace, so an alias local to create_app() broke every endpoint that takes a token
 # (and /openapi.json) with a 500.
@@ -163,6 +196,7 @@ def create_app(
         version=_version(),
         lifespan=lifespan,
     )
+    app.add_middleware(_BodyLimit, limit=MAX_MESSAGE_BYTES)
 
     def tables() -> Tables:
         return tables_holder["tables"]
@@ -248,9 +282,11 @@ def create_app(
         return info
 
     @app.post("/api/quick", tags=["tables"], status_code=201)
-    async def quick(body: Annotated[QuickTable, Body()], authorization: Auth = None) -> dict[str, Any]:
-        """You and three bots: the match starts as soon as you join the table."""
+    async def quick(body: Annotated[QuickTable | None, Body()] = None, authorization: Auth = None) -> dict[str, Any]:
+        """You and three bots: the match starts as soon as you join the table.  Every field
+        has a default, so the body may be left out (``classic``, ``hard``)."""
         player = await who(authorization)
+        body = body or QuickTable()
         room = await tables().create(player, body.rules, ["you", body.level, body.level, body.level])
         return room.public()
 
@@ -290,6 +326,7 @@ def create_app(
         except StoreError as error:
             return JSONResponse({"status": "error", "store": str(error)}, status_code=503)
         answer: dict[str, Any] = {"status": "ok", "store": "ok", "tables_in_play": tables().in_play()}
+        answer["tables_in_memory"] = tables().in_memory()
         joined = member()
         if joined is not None:
             try:
@@ -345,7 +382,12 @@ def _origin_ok(websocket: WebSocket, allowed: Sequence[str]) -> bool:
 
 
 async def _serve(websocket: WebSocket, tables: Tables, cluster: Cluster | None) -> None:
-    client = Client(websocket.send_text)
+    async def drop() -> None:
+        # The receive below then ends, and the connection is detached like any closed one.
+        with contextlib.suppress(Exception):
+            await websocket.close(code=1013, reason="too slow: messages were dropped; join again with since")
+
+    client = Client(websocket.send_text, drop)
     client.start()
     if cluster is not None:
         cluster.connected(client)

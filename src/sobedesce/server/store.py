@@ -10,6 +10,7 @@ from __future__ import annotations
 import importlib.util
 import json
 import re
+import unicodedata
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -488,7 +489,7 @@ class Store:
 
     def player_by_name(self, name: str) -> Player | None:
         """The player with this name, ignoring case; bots answer to ``Bot (level)``."""
-        key = name.casefold()
+        key = unicodedata.normalize("NFC", name).casefold()  # as names are kept (tables.check_name)
         if key.startswith("bot (") and key.endswith(")"):
             key = BOT_KEY_PREFIX + key[len("bot (") : -1]
         return self._one_player(t_players.c.name_key == key)

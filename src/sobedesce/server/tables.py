@@ -18,7 +18,7 @@ import re
 import secrets
 import unicodedata
 from collections import deque
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Coroutine, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -83,14 +83,22 @@ def hash_token(token: str) -> str:
 
 
 class Client:
-    """One connection: what the tables know of it is how to send it a message."""
+    """One connection: what the tables know of it is how to send it a message, and how to
+    drop it (``drop``: close the connection) when it cannot keep up."""
 
-    def __init__(self, send: Callable[[str], Awaitable[None]]) -> None:
+    MAX_QUEUED = 10_000
+    """Messages waiting for a connection before it is dropped."""
+
+    def __init__(
+        self, send: Callable[[str], Awaitable[None]], drop: Callable[[], Coroutine[Any, Any, None]] | None = None
+    ) -> None:
         self._send = send
+        self._drop = drop
+        self._dropping: asyncio.Task[None] | None = None
         self.player: Player | None = None
         self.room: Room | None = None
         self.seat: int | None = None
-        self._queue: asyncio.Queue[str | None] = asyncio.Queue(maxsize=10_000)
+        self._queue: asyncio.Queue[str | None] = asyncio.Queue(maxsize=self.MAX_QUEUED)
         self._task: asyncio.Task[None] | None = None
         self.closed = False
         self.seen: int | None = None
@@ -113,7 +121,7 @@ class Client:
         try:
             self._queue.put_nowait(_dumps(message))
         except asyncio.QueueFull:
-            self.closed = True
+            self._overflow()
 
     def send_made(self, kind: str, version: int, text: str) -> None:
         """Queue a message already encoded: ``text``, of type ``kind`` and version ``version``
@@ -127,7 +135,19 @@ class Client:
         try:
             self._queue.put_nowait(text)
         except asyncio.QueueFull:
-            self.closed = True
+            self._overflow()
+
+    def _overflow(self) -> None:
+        """Too far behind: the connection is closed, not left open and silent (its seat would
+        look taken, no bot standing in, while it heard nothing more); the client comes back
+        with ``since``, and its seat is played for if it does not."""
+        self.closed = True
+        # Nothing more is sent to it: what waits is let go, and the pump ends.
+        while not self._queue.empty():
+            self._queue.get_nowait()
+        self._queue.put_nowait(None)
+        if self._drop is not None and self._dropping is None:
+            self._dropping = asyncio.get_running_loop().create_task(self._drop())
 
     async def _pump(self) -> None:
         while True:
@@ -451,13 +471,6 @@ class Tables:
                 raise ServerError("bad_table", f"a seat is 'you', 'open' or a bot level {LEVELS}, not {spec!r}")
         if seed is not None and not self.settings.allow_seed:
             raise ServerError("bad_table", "this server does not take table seeds")
-        live = await self.read(self.store.tables, ("open", "playing"), created_by=player.id)
-        if len(live) >= self.settings.tables_per_player:
-            raise ServerError(
-                "too_many_tables",
-                f"you have {len(live)} tables open or in play, the most a player may have: "
-                "finish a match, or leave a table before it starts, first",
-            )
         table_seats: list[Seat] = []
         bots = 0
         for spec in seats:
@@ -494,11 +507,21 @@ class Tables:
             created_at=_now(),
             match_id=None,
         )
-        if self.cluster is not None:
-            room.epoch = await self.write(self.cluster.leases.create, row)
-        else:
-            await self.write(self.store.create_table, row)
-        self.rooms[room.id] = room
+        # Counted and stored under the lobby's lock: concurrent requests of one player (from
+        # several connections) must not all pass the count before any of their tables is stored.
+        async with self._lobby:
+            live = await self.read(self.store.tables, ("open", "playing"), created_by=player.id)
+            if len(live) >= self.settings.tables_per_player:
+                raise ServerError(
+                    "too_many_tables",
+                    f"you have {len(live)} tables open or in play, the most a player may have: "
+                    "finish a match, or leave a table before it starts, first",
+                )
+            if self.cluster is not None:
+                room.epoch = await self.write(self.cluster.leases.create, row)
+            else:
+                await self.write(self.store.create_table, row)
+            self.rooms[room.id] = room
         if all(seat.kind == "bot" for seat in room.seats):
             await self._start(room)  # four bots: a match to watch, started at once
         else:
@@ -563,6 +586,9 @@ class Tables:
                 raise ServerError("no_table", f"no table {table_id!r} is open or in play")
             room = found
         if room.status not in ("open", "playing") and room.seat_of(player_id) is None:
+            # Read back from the store for nothing: not kept in memory (a stranger asking for
+            # every finished table's id would otherwise load them all and keep them).
+            self._forget_if_done(room)
             raise ServerError("no_table", f"no table {room.id!r} is open or in play")
         return room
 
@@ -606,11 +632,22 @@ class Tables:
         self._broadcast_table(room)
 
     async def _open_seat(self, room: Room, seat: int) -> None:
-        """Before the match: a person's seat opens again; a table left with no person closes."""
+        """Before the match: a person's seat opens again; a table left with no person closes.
+
+        The person's other connections at the seat (another tab) leave it too, told ``left``:
+        the seat is no longer theirs, and whoever takes it next must be the only one sent its
+        hand and able to decide for it.
+        """
         room.seats[seat] = Seat("open")
         await self.write(self.store.update_table, room.id, seats=[s.to_row() for s in room.seats], epoch=room.epoch)
+        for other in [c for c in room.clients if c.seat == seat]:
+            room.clients.discard(other)
+            other.room = other.seat = None
+            other.send({"type": "left"})
         if not room.people:
             await self._abandon(room)
+        else:
+            self._schedule_close(room)
 
     async def _abandon(self, room: Room) -> None:
         room.status = "abandoned"
@@ -1010,6 +1047,10 @@ class Tables:
     def in_play(self) -> int:
         return sum(1 for r in self.rooms.values() if r.status == "playing")
 
+    def in_memory(self) -> int:
+        """Tables held in memory: open, in play, or finished and looked at."""
+        return len(self.rooms)
+
 
 def _dumps(message: Any) -> str:
     """A message's compact JSON text, by pydantic-core's encoder (installed with pydantic, the
@@ -1083,7 +1124,9 @@ def _player(client: Client) -> Player:
 
 def check_name(name: str) -> str:
     """A display name as the server keeps it, or :class:`ServerError` saying what is wrong."""
-    clean = " ".join(name.split())
+    # Canonically equivalent spellings (an "é" typed as one character or as "e" and an accent)
+    # are one name: kept composed (NFC), so that they cannot be registered as two players.
+    clean = unicodedata.normalize("NFC", " ".join(name.split()))
     if not clean:
         raise ServerError("bad_name", "a name may not be empty")
     if len(clean) > NAME_MAX:
