@@ -633,6 +633,9 @@ def test_bad_decisions_and_messages_are_refused_and_change_nothing(make_server: 
         await refused(actor, {"type": "ping", "extra": 1}, "bad_message", naming="extra")
         await refused(actor, {"type": "join", "table": 7}, "bad_message", naming="table")
         await refused(actor, {"type": "create", "seats": ["you"]}, "bad_message", naming="seats")
+        # A clock of NaN seconds is no number, not one past the limit.
+        nan_clock = '{"type": "create", "seats": ["you", "open", "easy", "easy"], "clock": NaN}'
+        await refused(actor, nan_clock, "bad_message", naming="finite")
         # A wrong type is refused, not converted: "1" is no seat, "yes" is not true.
         await refused(actor, {"type": "join", "table": table, "seat": "1"}, "bad_message", naming="seat")
         await refused(actor, {"type": "join", "table": table, "seat": True}, "bad_message", naming="seat")

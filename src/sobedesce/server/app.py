@@ -142,7 +142,7 @@ class NewTable(_Body):
         min_length=4, max_length=4, examples=[["you", "open", "hard", "easy"]]
     )
     private: bool = False
-    clock: float | None = Field(default=None, ge=0.05, le=600)
+    clock: float | None = Field(default=None, ge=0.05, le=600, allow_inf_nan=False)
     seed: str | None = Field(default=None, max_length=64)
     """Taken only by a server started with ``--allow-seed`` (tests, benchmarks)."""
 

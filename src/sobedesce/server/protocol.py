@@ -115,7 +115,7 @@ class Create(_Message):
     rules: Literal["classic", "table"] = "classic"
     seats: list[Literal["you", "open", "easy", "hard", "expert"]] = Field(min_length=4, max_length=4)
     private: bool = False
-    clock: float | None = Field(default=None, ge=0.05, le=600)
+    clock: float | None = Field(default=None, ge=0.05, le=600, allow_inf_nan=False)
     """Seconds a person has for each decision at a table with other people (``None``: no clock)."""
     seed: Annotated[str, StringConstraints(max_length=64)] | None = None
     """The table's seed, taken only by a server started with ``--allow-seed`` (tests, benchmarks)."""
