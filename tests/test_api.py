@@ -315,3 +315,129 @@ def test_a_position_no_deal_could_reach_is_refused() -> None:
         ValueError, match=r"^active\[2\]: must be 1 \(plays\), 0 \(sits out\) or -1 \(not decided\), not 5$"
     ):
         _position(current, active=[1, 1, 5, 1])
+
+
+def test_a_round_checks_what_its_constructor_is_given() -> None:
+    """``Round(rules, dealer, deck, scores, streaks)`` checks its values as ``Match.deal`` does;
+    before, a dealer of 4 or -1, a deck of 39 cards, of plain ints or with a card twice, three
+    scores or a streak of 5 each built a round that went wrong later (or never)."""
+    from sobedesce.core import CARDS, CLASSIC
+
+    deck = list(CARDS)
+    random.Random(1).shuffle(deck)
+    assert Round(CLASSIC, 2, deck).dealer == 2
+    # An argument of the wrong type: compiled by mypyc, the function's own check says it first.
+    with pytest.raises(TypeError, match=r"^rules must be a Rules|^sobedesce\.core\.rules\.Rules object expected"):
+        Round("classic", 0, deck)  # type: ignore[arg-type]
+    for dealer in (4, -1):
+        with pytest.raises(ValueError, match=rf"^dealer: must be 0 to 3, not {dealer}$"):
+            Round(CLASSIC, dealer, deck)
+    with pytest.raises(TypeError, match=r"^dealer: must be a whole number 0 to 3, not '0'$|^int object expected"):
+        Round(CLASSIC, "0", deck)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match=r"^the deck lacks "):
+        Round(CLASSIC, 0, deck[:39])
+    with pytest.raises(ValueError, match=r"appears twice in the deck$"):
+        Round(CLASSIC, 0, [*deck[:39], deck[0]])
+    with pytest.raises(ValueError, match=r"^not a card: 0$"):
+        Round(CLASSIC, 0, list(range(40)))  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match=r"^deck must be a sequence of the 40 cards"):
+        Round(CLASSIC, 0, "AS 7S")  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match=r"^scores: must hold four scores, not 3$"):
+        Round(CLASSIC, 0, deck, scores=(20, 20, 20))
+    with pytest.raises(TypeError, match=r"^scores\[0\]: must be a whole number, not '20'$"):
+        Round(CLASSIC, 0, deck, scores=("20", 20, 20, 20))  # type: ignore[arg-type]
+    for streak in (3, -1):
+        with pytest.raises(ValueError, match=rf"^streaks\[0\]: must be 0 to 2, not {streak}$"):
+            Round(CLASSIC, 0, deck, streaks=(streak, 0, 0, 0))
+    # A position's streaks too (before, a streak of 5 was taken).
+    _, current = _round_in_play()
+    with pytest.raises(ValueError, match=r"^streaks\[1\]: must be 0 to 2, not 5$"):
+        _position(current, streaks=(0, 5, 0, 0))
+
+
+def test_a_round_answers_for_seats_only() -> None:
+    """Before, ``hand(-1)`` gave seat 3's hand, ``hand(4)`` raised an IndexError from inside,
+    ``may_sit_out(9)`` answered False and ``exchange_seat(9)`` a seat."""
+    _, current = _round_in_play()
+    for call in (current.hand, current.may_sit_out, current.must_play_reason):
+        for seat in (-1, 4, 9):
+            with pytest.raises(ValueError, match=rf"^seat: must be 0 to 3, not {seat}$"):
+                call(seat)
+    with pytest.raises(ValueError, match=r"^index: must be 0 to 3, not 9$"):
+        current.exchange_seat(9)
+    assert current.hand(0) == tuple(sorted(current.hand(0), key=lambda c: (c // 10, -(c % 10))))
+
+
+def test_a_card_index_is_0_to_39() -> None:
+    """Before, ``Card(-1)`` was AC (a tuple's index from the end) and ``Card(True)`` 3S."""
+    from sobedesce.core import Card, CardParseError
+
+    assert str(Card(0)) == "2S" and str(Card(39)) == "AC"
+    for index in (-1, -40, 40, True, 1.0, "AS"):
+        with pytest.raises(CardParseError, match=r"^not a card index: "):
+            Card(index)  # type: ignore[arg-type]
+
+
+def test_seat_view_of_a_bool_seat_is_the_ints() -> None:
+    """``seat_view(match, True)`` was seat 1's view with ``seat`` the bool ``True`` (pure build;
+    compiled by mypyc, an argument typed int arrives as the int): now the int in both builds."""
+    match, _ = _round_in_play()
+    view = seat_view(match, True)
+    assert type(view.seat) is int and view == seat_view(match, 1)
+
+
+def test_round_from_view_names_hands_that_are_no_masks() -> None:
+    match, current = _round_in_play()
+    view = seat_view(match, current.to_act)
+    with pytest.raises(TypeError, match=r"^hands: must hold four masks"):
+        round_from_view(view, None, current.stock)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match=r"^hands\[0\]: must be a whole number, not 'a'$"):
+        round_from_view(view, ["a"] * 4, current.stock)  # type: ignore[list-item]
+
+
+def test_riscos_need_winners() -> None:
+    """Before, no winner raised ZeroDivisionError and a seat out of range, or one named twice,
+    gave riscos that do not sum to zero."""
+    from sobedesce.core import riscos_for
+
+    assert riscos_for([0, 11, 2, 5], [0]) == [18.0, -11, -2, -5]
+    assert riscos_for([0, 11, 0, 5], [0, 2]) == [8.0, -11, 8.0, -5]
+    for winners in ([], [7], [-1], [0, 0]):
+        with pytest.raises(ValueError, match=r"^winners: must be one or more seats of the 4 scores, each once"):
+            riscos_for([0, 11, 2, 5], winners)
+
+
+def test_records_say_what_they_need() -> None:
+    """Before, each of these raised an AttributeError from inside (``'int' object has no
+    attribute 'read'``, ``... no attribute 'rules'``)."""
+    import io
+
+    from sobedesce.core import dumps_record, read_record, record_of, summary
+
+    for thing in (None, 5, {"format": "sobedesce-record", "version": 1}, b"{}"):
+        with pytest.raises(TypeError, match=r"^a record is read from a string or a text stream, not "):
+            read_record(thing)  # type: ignore[arg-type]
+    empty = '{"format": "sobedesce-record", "version": 1, "rounds": []}'
+    assert read_record(empty).rounds == read_record(io.StringIO(empty)).rounds
+    for function in (dumps_record, record_of, summary):
+        with pytest.raises(
+            TypeError,
+            match=rf"^{function.__name__} needs a Match, not 5$|^sobedesce\.core\.match\.Match object expected",
+        ):
+            function(5)  # type: ignore[arg-type]
+    match, _ = _round_in_play()
+    again = read_record(dumps_record(match))
+    assert summary(again) == summary(match) and again.round is not None
+
+
+def test_cards_are_read_from_text_or_names_only() -> None:
+    """Before: ``TypeError: 'int' object is not iterable`` from inside."""
+    from sobedesce.core import parse_cards
+
+    assert [str(c) for c in parse_cards("2c, 3c")] == [str(c) for c in parse_cards(["2C", "3C"])] == ["2C", "3C"]
+    assert Exchange.of(["2C", 1]) == Exchange.of("2C 3S")
+    for thing in (5, None, b"2C"):
+        with pytest.raises(TypeError, match=r"^cards are read from a string \('2C 3C'\) or an iterable of names"):
+            parse_cards(thing)  # type: ignore[arg-type]
+        with pytest.raises(TypeError, match=r"^Exchange\.of reads cards from a string \('2C 3C'\) or an iterable"):
+            Exchange.of(thing)  # type: ignore[arg-type]

@@ -379,3 +379,263 @@ def test_failing_bots_are_named_and_the_other_games_go_on(monkeypatch, capsys):
     assert code == 1 and "per bot" in out and "byob_fixtures:Cheat" in err and "Traceback" not in err
     with pytest.raises(ValueError, match=r"byob_fixtures:NoExplain breaks the bot protocol: it lacks explain"):
         make_bot("byob_fixtures:NoExplain")
+
+
+class Tuned(NoExplain):
+    """A plug-in whose settings are spelt in its own way."""
+
+    name = "tuned"
+
+    def __init__(self, maxDepth: int = 2, mode: str = "Fast", greedy: bool = False) -> None:
+        self.maxDepth = maxDepth
+        self.mode = mode
+        self.greedy = greedy
+
+    def explain(self, view, rng):
+        return []
+
+
+def test_a_plugins_settings_keep_their_spelling(monkeypatch):
+    """A plug-in's keyword arguments and string values are its own: before, the whole name was
+    lower-cased, so ``maxDepth=3`` was refused (no setting 'maxdepth') and ``mode=Slow`` became
+    'slow'.  ``true``, ``false`` and ``none`` are read in any case."""
+    monkeypatch.setitem(sys.modules, "byob_fixtures", sys.modules[__name__])
+    bot = make_bot("byob_fixtures:Tuned:maxDepth=3:mode=Slow:greedy=TRUE")
+    assert (bot.maxDepth, bot.mode, bot.greedy) == (3, "Slow", True)
+    assert bots_module.bot_key(" byob_fixtures:Tuned:mode=Slow ") == "byob_fixtures:Tuned:mode=Slow"
+    assert bots_module.bot_key("Strong:Play_Samples=7") == "strong:play_samples=7"
+    summary = run_arena(["byob_fixtures:Tuned:maxDepth=3:mode=Slow", "random", "random", "random"], deals=1, jobs=1)
+    assert summary.summary()["bots"][0]["name"] == "byob_fixtures:Tuned:maxDepth=3:mode=Slow"
+    with pytest.raises(ValueError, match=r"has no setting 'maxdepth'"):
+        make_bot("byob_fixtures:Tuned:maxdepth=3")
+    # The same by an entry point's name (which is read in any case).
+    real = importlib.metadata.entry_points
+
+    def entry_points(**params):
+        if params.get("group") == "sobedesce.bots":
+            return [importlib.metadata.EntryPoint("tuned", "byob_fixtures:Tuned", "sobedesce.bots")]
+        return real(**params)
+
+    monkeypatch.setattr(importlib.metadata, "entry_points", entry_points)
+    bot = make_bot("Tuned:maxDepth=4:mode=Slow")
+    assert (bot.maxDepth, bot.mode) == (4, "Slow")
+    assert bots_module.bot_key("Tuned:maxDepth=4") == "tuned:maxDepth=4"
+    summary = run_arena(["Tuned:mode=Slow", "random", "random", "random"], deals=1, jobs=1)
+    assert summary.summary()["bots"][0]["name"] == "tuned:mode=Slow"
+
+
+def test_a_bot_name_is_a_string():
+    """Before: ``TypeError: expected string or bytes-like object, got 'NoneType'`` from a regex."""
+    for name in (None, 5, ["basic"]):
+        with pytest.raises(TypeError, match=r"^a bot name is a string"):
+            make_bot(name)  # type: ignore[arg-type]
+        with pytest.raises(TypeError, match=r"^a bot name is a string"):
+            bots_module.bot_key(name)  # type: ignore[arg-type]
+
+
+def test_openspiel_bots_refuse_bad_settings_when_made():
+    """Before, ``rollouts=0`` was taken and every decision then failed inside OpenSpiel
+    (``unsupported operand type(s) for /: 'NoneType' and 'int'``), ``seconds=inf`` searched
+    without end, ``seconds=nan`` and a negative ``uct_c`` were taken, and ``SobeBot`` took any
+    ``player_id`` (failing only at its first step)."""
+    pytest.importorskip("pyspiel", reason="needs the [openspiel] extra: pip install 'sobe-e-desce[openspiel]'")
+    from sobedesce.integrations.openspiel import ISMCTSPeer, SobeBot
+
+    for settings, error, message in [
+        ({"rollouts": 0}, ValueError, r"^rollouts must be at least 1, not 0$"),
+        ({"rollouts": -2}, ValueError, r"^rollouts must be at least 1"),
+        ({"simulations": 0}, ValueError, r"^simulations must be at least 1, not 0$"),
+        ({"simulations": "3"}, TypeError, r"^simulations must be a whole number, not '3'$"),
+        ({"seconds": float("inf")}, ValueError, r"^seconds must be positive or none, not inf$"),
+        ({"seconds": float("nan")}, ValueError, r"^seconds must be positive or none, not nan$"),
+        ({"seconds": 0}, ValueError, r"^seconds must be positive or none, not 0$"),
+        ({"seconds": "1"}, TypeError, r"^seconds must be a number of seconds or none"),
+        ({"uct_c": -1.0}, ValueError, r"^uct_c \(the exploration constant\) must be 0 or more, not -1.0$"),
+        ({"uct_c": float("nan")}, ValueError, r"^uct_c \(the exploration constant\) must be 0 or more"),
+    ]:
+        with pytest.raises(error, match=message):
+            ISMCTSPeer(**settings)
+    with pytest.raises(ValueError, match=r"^bad settings for bot 'openspiel-ismcts': rollouts must be at least 1"):
+        make_bot("openspiel-ismcts:rollouts=0")
+    with pytest.raises(ArenaError, match=r"rollouts must be at least 1"):
+        run_arena(["openspiel-ismcts:rollouts=0", "random", "random", "random"], deals=1, jobs=1)
+    assert ISMCTSPeer(seconds=0.01, uct_c=0).uct_c == 0
+    for player_id, error in ((4, ValueError), (-1, ValueError), ("0", TypeError), (True, TypeError)):
+        with pytest.raises(error, match=r"^player_id must be"):
+            SobeBot("basic", player_id)  # type: ignore[arg-type]
+    assert SobeBot("basic", 3).player_id == 3
+
+
+def test_openspiel_plays_a_variant_by_its_own_rules():
+    """A rule variant (``Rules.from_spec``) is a game of its own: before, ``state_from_view``
+    loaded the game by the variant's preset name, so ``openspiel-ismcts`` searched under the
+    preset and chose, in ``classic`` with ``min_discard=2``, to discard nothing (illegal)."""
+    pyspiel = pytest.importorskip(
+        "pyspiel", reason="needs the [openspiel] extra: pip install 'sobe-e-desce[openspiel]'"
+    )
+    from sobedesce.core import Exchange, Rules
+    from sobedesce.integrations.openspiel import GAME_NAME, ISMCTSPeer, rules_param
+
+    variant = Rules.from_spec({"preset": "classic", "min_discard": 2, "doubled_multiplier": 3})
+    assert rules_param(variant) == "classic/min_discard:2/doubled_multiplier:3"
+    assert rules_param(Rules.from_spec("table")) == "table"
+    game = pyspiel.load_game(GAME_NAME, {"rules": rules_param(variant)})
+    assert game.rules == variant and pyspiel.load_game(str(game)).rules == variant
+    assert (game.min_utility(), game.max_utility()) == (-15.0, 15.0)  # the multiplier is 3
+    pyspiel.random_sim_test(game, num_sims=2, serialize=True, verbose=False)
+    for text, message in [("classic/min_discard", "write PRESET/setting:value"), ("classic/bogus:1", "bogus")]:
+        with pytest.raises(ValueError, match=message):
+            pyspiel.load_game(GAME_NAME, {"rules": text})
+    bot = ISMCTSPeer(simulations=20)
+    for seed in range(3):
+        match = Match(variant)
+        match.deal(rng=random.Random(seed), dealer=0)
+        rng = random.Random(seed)
+        while match.phase != Phase.PLAY and match.current_seat is not None:
+            action = bot.act(seat_view(match, match.current_seat), rng)
+            assert action in match.legal_actions()
+            assert not isinstance(action, Exchange) or len(action.discard) >= 2
+            match.apply(action)
+
+
+class NamedWhenMade:
+    """Names itself in ``__init__``, as the ``Bot`` protocol allows (an instance attribute)."""
+
+    def __init__(self, tag: str = "a") -> None:
+        self.name = f"named-{tag}"
+
+    def act(self, view, rng):
+        return view.legal_actions[0]
+
+    def explain(self, view, rng):
+        return []
+
+
+class NamedByProperty(NamedWhenMade):
+    @property  # type: ignore[override]
+    def name(self) -> str:
+        return "by-property"
+
+    @name.setter
+    def name(self, value: str) -> None:
+        pass
+
+
+class NamedNot(NamedWhenMade):
+    def __init__(self) -> None:
+        pass
+
+
+class NeedsAGpu(NamedWhenMade):
+    def __init__(self) -> None:
+        raise RuntimeError("no GPU found")
+
+
+def test_a_bots_name_may_be_set_when_it_is_made(monkeypatch, capsys):
+    """The protocol asks for a ``name`` (docs/bots.md: "a class attribute is fine"), and
+    ``isinstance(bot, Bot)`` holds for one set in ``__init__``; before, such a bot (or one whose
+    name is a property) was refused as lacking a name.  A bot with no name at all still is, and
+    a plug-in whose constructor fails is refused with its error, not a traceback."""
+    from sobedesce.bots import Bot
+
+    monkeypatch.setitem(sys.modules, "byob_fixtures", sys.modules[__name__])
+    assert isinstance(NamedWhenMade(), Bot)
+    assert make_bot("byob_fixtures:NamedWhenMade:tag=x").name == "named-x"
+    assert make_bot("byob_fixtures:NamedByProperty").name == "by-property"
+    summary = run_arena(["byob_fixtures:NamedWhenMade", "random", "random", "random"], deals=1, jobs=1)
+    assert summary.rounds == 4
+    with pytest.raises(ValueError, match=r"'byob_fixtures:NamedNot' breaks the bot protocol: it lacks name"):
+        make_bot("byob_fixtures:NamedNot")
+    with pytest.raises(ValueError, match=r"'byob_fixtures:NeedsAGpu' cannot be made: RuntimeError: no GPU found"):
+        make_bot("byob_fixtures:NeedsAGpu")
+    assert main(["arena", "--bots", "byob_fixtures:NeedsAGpu,random,random,random", "--deals", "1"]) == 2
+    err = capsys.readouterr().err
+    assert "no GPU found" in err and "Traceback" not in err
+
+
+def test_state_from_view_needs_a_round_in_play():
+    """Before, a view before the first deal failed an ``assert`` and a string an AttributeError."""
+    pytest.importorskip("pyspiel", reason="needs the [openspiel] extra: pip install 'sobe-e-desce[openspiel]'")
+    from sobedesce.integrations.openspiel import state_from_view
+
+    match = Match("classic")
+    with pytest.raises(
+        ValueError, match=r"^state_from_view needs a view of a round in play, not one in the deal phase$"
+    ):
+        state_from_view(seat_view(match, 0), random.Random(1))
+    with pytest.raises(TypeError, match=r"^state_from_view needs a SeatView, not 'x'$"):
+        state_from_view("x", random.Random(1))  # type: ignore[arg-type]
+    match.deal(rng=random.Random(1), dealer=0)
+    state = state_from_view(seat_view(match, 1), random.Random(1))
+    assert state.current_player() == 1 and state.match.round.hand(1) == match.round.hand(1)
+
+
+def test_openspiel_ismcts_is_reproducible_by_seed():
+    """The arena promises the same results for the same seed; before, ``openspiel-ismcts``
+    resampled deals with OpenSpiel's unseeded sampler, so the same view and seed gave other
+    searches (and other decisions) on every call."""
+    pytest.importorskip("pyspiel", reason="needs the [openspiel] extra: pip install 'sobe-e-desce[openspiel]'")
+    from sobedesce.integrations.openspiel import ISMCTSPeer
+
+    bot = ISMCTSPeer(simulations=40)
+    match = Match("classic")
+    match.deal(rng=random.Random(5), dealer=0)
+    rng = random.Random(5)
+    checked = 0
+    while match.current_seat is not None and checked < 6:
+        view = seat_view(match, match.current_seat)
+        if len(view.legal_actions) > 1:
+            searches = [[(o.action, o.note) for o in bot.explain(view, random.Random(checked))] for _ in range(3)]
+            assert searches[0] == searches[1] == searches[2]
+            checked += 1
+        match.apply(bot.act(view, rng))
+    runs = [
+        list(
+            run_arena(
+                ["openspiel-ismcts:simulations=8", "basic", "random", "basic"], deals=1, seed=4, jobs=1
+            ).round_deltas(0)
+        )
+        for _ in range(2)
+    ]
+    assert runs[0] == runs[1]
+
+
+def test_openspiel_public_observation_leaves_the_hand_out():
+    """Asked for a public observation (``private_info=NONE``), the observer gave the seat's
+    hand and discards all the same; ``ALL_PLAYERS`` (every hand) was answered with one seat's."""
+    pyspiel = pytest.importorskip(
+        "pyspiel", reason="needs the [openspiel] extra: pip install 'sobe-e-desce[openspiel]'"
+    )
+    from open_spiel.python.observation import make_observation
+
+    from sobedesce.integrations._encoding import OBS_SLOTS
+    from sobedesce.integrations.openspiel import GAME_NAME
+
+    game = pyspiel.load_game(GAME_NAME, {"rules": "classic"})
+    state = game.new_initial_state()
+    rng = random.Random(3)
+    while len(state.history()) < 52:  # the deal, trump and the exchanges under way
+        outcomes = [a for a, _ in state.chance_outcomes()] if state.is_chance_node() else state.legal_actions()
+        state.apply_action(rng.choice(outcomes))
+    kind = pyspiel.IIGObservationType
+    public = make_observation(
+        game, kind(perfect_recall=False, public_info=True, private_info=pyspiel.PrivateInfoType.NONE)
+    )
+    private = make_observation(game)
+    hand, discards = OBS_SLOTS["hand"], OBS_SLOTS["my_discards"]
+    for seat in range(4):
+        public.set_from(state, seat)
+        private.set_from(state, seat)
+        assert private.tensor[hand[0] : hand[0] + hand[1]].sum() > 0
+        assert public.tensor[: hand[1] + discards[1]].sum() == 0
+        rest = hand[1] + discards[1]
+        assert (public.tensor[rest:] == private.tensor[rest:]).all()
+        assert " hand - " in public.string_from(state, seat)
+        hidden = [str(c) for c in state.match.round.hand(seat)]
+        assert not any(card in public.string_from(state, seat).split() for card in hidden)
+    for perfect_recall, private_info in (
+        (False, pyspiel.PrivateInfoType.ALL_PLAYERS),
+        (True, pyspiel.PrivateInfoType.NONE),
+    ):
+        with pytest.raises(ValueError, match=GAME_NAME):
+            make_observation(game, kind(perfect_recall=perfect_recall, public_info=True, private_info=private_info))

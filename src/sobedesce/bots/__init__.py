@@ -96,14 +96,20 @@ def make_bot(name: str, *, timed: bool = True, **settings: Any) -> Bot:
     ...
     ValueError: bot 'strong' has no setting 'samples' (its settings: play_samples, exchange_samples, ...)
     """
+    if not isinstance(name, str):
+        raise TypeError(f"a bot name is a string (like 'basic' or 'package.module:ClassName'), not {name!r}")
     spec = _CLASS_SPEC.match(name)
     if spec is not None and spec.group(2)[:1].isupper():
         key = f"{spec.group(1)}:{spec.group(2)}"
-        pairs = spec.group(3).lower().split(":") if spec.group(3) else []
+        # A plug-in's settings keep their spelling: its keyword arguments and string values are
+        # its own (``maxDepth=3``, ``mode=Fast``); true, false and none are read in any case.
+        pairs = spec.group(3).split(":") if spec.group(3) else []
         factory = _import_class(spec.group(1), spec.group(2), name)
     else:
-        key, *pairs = name.strip().lower().split(":")
-        key = key.strip()
+        key, *pairs = name.strip().split(":")
+        key = key.strip().lower()
+        if _built_in(key):
+            pairs = [pair.lower() for pair in pairs]
         if key == OracleSeat.name:
             raise ValueError(
                 "the oracle is not a bot: it sees every card, so it plays from the whole match, never "
@@ -119,12 +125,23 @@ def make_bot(name: str, *, timed: bool = True, **settings: Any) -> Bot:
 
 
 def bot_key(name: str) -> str:
-    """A bot name as the arena keeps it: lower case, except a ``module:ClassName``'s own spelling."""
+    """A bot name as the arena keeps it: lower case, except a plug-in's settings (and a
+    ``module:ClassName``), which keep their own spelling."""
+    if not isinstance(name, str):
+        raise TypeError(f"a bot name is a string (like 'basic' or 'package.module:ClassName'), not {name!r}")
     spec = _CLASS_SPEC.match(name)
     if spec is not None and spec.group(2)[:1].isupper():
-        rest = f":{spec.group(3).lower()}" if spec.group(3) else ""
+        rest = f":{spec.group(3)}" if spec.group(3) else ""
         return f"{spec.group(1)}:{spec.group(2)}{rest}".strip()
-    return name.strip().lower()
+    head, sep, rest = name.strip().partition(":")
+    head = head.strip().lower()
+    # A built-in bot's settings are read in any case; a plug-in's (by entry point) are its own.
+    return f"{head}{sep}{rest.lower() if _built_in(head) else rest}"
+
+
+def _built_in(key: str) -> bool:
+    """Whether ``key`` (lower case) names a bot or level of this package, not a plug-in."""
+    return key in BOTS or key in LEVELS or key in LAZY_BOTS or key == OracleSeat.name
 
 
 def _find_factory(key: str, name: str) -> Callable[..., Any]:
@@ -169,11 +186,13 @@ def _import_class(module_name: str, class_name: str, name: str) -> Callable[...,
 
 def _checked_class(factory: Any, label: str) -> Callable[..., Any]:
     """The bot protocol, checked on the class before any game: a ``name`` and callable
-    ``act`` and ``explain`` (docs/bots.md)."""
+    ``act`` and ``explain`` (docs/bots.md).  A ``name`` the class does not hold (one its
+    ``__init__`` sets, or a property) is checked on the bot once made (:func:`_build`)."""
     if not callable(factory):
         raise ValueError(f"bot {label} is not a class or a factory (it is {type(factory).__name__})")
     missing = [attr for attr in ("act", "explain") if not callable(getattr(factory, attr, None))]
-    if isinstance(factory, type) and not isinstance(getattr(factory, "name", None), str):
+    declared = inspect.getattr_static(factory, "name", None) if isinstance(factory, type) else None
+    if declared is not None and not isinstance(declared, str | property):
         missing.insert(0, "name (a string)")
     if missing:
         raise ValueError(
@@ -205,10 +224,19 @@ def _build(factory: Callable[..., Any], key: str, name: str, pairs: list[str], s
         bot: Bot = factory(**settings)
     except (TypeError, ValueError) as error:
         raise ValueError(f"bad settings for bot {key!r}: {error}") from None
+    except Exception as error:
+        if factory in BOTS.values():
+            raise
+        # A plug-in that fails to start is refused as one that fails to import is (the arena
+        # exits with status 2 and a message naming it, not a traceback).
+        raise ValueError(f"bot {key!r} cannot be made: {type(error).__name__}: {error}") from None
     if factory not in BOTS.values():
         _checked_class(type(bot) if not isinstance(factory, type) else factory, repr(key))
         if not isinstance(getattr(bot, "name", None), str):
-            raise ValueError(f"bot {key!r} breaks the bot protocol: its name is not a string")
+            raise ValueError(
+                f"bot {key!r} breaks the bot protocol: it lacks name (a string) "
+                "(a bot has a name, act(view, rng) and explain(view, rng); see docs/bots.md)"
+            )
     return bot
 
 
@@ -224,9 +252,10 @@ def _same_kind(value: Any, default: Any) -> bool:
 
 
 def _value(text: str) -> Any:
-    if text in ("true", "false"):
-        return text == "true"
-    if text == "none":
+    word = text.lower()
+    if word in ("true", "false"):
+        return word == "true"
+    if word == "none":
         return None
     for kind in (int, float):
         try:

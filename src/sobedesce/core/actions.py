@@ -139,6 +139,9 @@ class Exchange(Action):
     def of(cls, cards: str | Iterable[str | int]) -> Exchange:
         if isinstance(cards, str):
             return cls(tuple(parse_cards(cards)))
+        given: object = cards  # as an object: compiled by mypyc, a narrowed union is cast, and may raise
+        if isinstance(given, bytes) or not isinstance(given, Iterable):
+            raise TypeError(f"Exchange.of reads cards from a string ('2C 3C') or an iterable, not {given!r}")
         return cls(tuple(_checked_card("Exchange", c) if isinstance(c, int) else Card.parse(c) for c in cards))
 
 

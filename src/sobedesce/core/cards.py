@@ -14,6 +14,7 @@ True
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Iterable
 from enum import IntEnum
 
@@ -103,10 +104,15 @@ class Card(int):
     __slots__ = ()
 
     def __new__(cls, index: int) -> Card:
+        # Any integer (numpy's too) 0-39, not a bool, nor a negative index (a tuple would count it
+        # from the end: Card(-1) was AC).
         try:
-            return CARDS[index]
-        except (IndexError, TypeError):
-            raise CardParseError(f"not a card index: {index!r}") from None
+            number = -1 if isinstance(index, bool) else operator.index(index)
+        except TypeError:
+            number = -1
+        if 0 <= number < 40:
+            return CARDS[number]
+        raise CardParseError(f"not a card index: {index!r} (0-39)")
 
     @property
     def suit(self) -> Suit:
@@ -158,6 +164,8 @@ ALL_CARDS_MASK = (1 << 40) - 1
 
 def parse_cards(text: str | Iterable[str]) -> list[Card]:
     """Read cards separated by spaces or commas, or from an iterable of names."""
+    if not isinstance(text, str | Iterable) or isinstance(text, bytes):
+        raise TypeError(f"cards are read from a string ('2C 3C') or an iterable of names, not {text!r}")
     words = text.replace(",", " ").split() if isinstance(text, str) else list(text)
     return [Card.parse(word) for word in words]
 

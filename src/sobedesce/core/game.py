@@ -463,7 +463,20 @@ class Round:
         scores: Sequence[int] = (20, 20, 20, 20),
         streaks: Sequence[int] = (0, 0, 0, 0),
     ) -> None:
-        """Deal ``deck`` (top card first; see :func:`check_deck`) with ``dealer`` dealing."""
+        """Deal ``deck`` (top card first; see :func:`check_deck`) with ``dealer`` dealing.
+
+        Every value is checked (``TypeError`` for a value of the wrong type, ``ValueError`` for
+        one out of range or a deck that is not the 40 cards once each); :meth:`Match.deal`
+        builds its shuffled rounds without this constructor.
+        """
+        if not isinstance(rules, Rules):
+            raise TypeError(f"rules must be a Rules (find_rules reads a name), not {rules!r}")
+        dealer = _checks.index("dealer", dealer, 4)
+        if isinstance(deck, str | bytes) or not isinstance(deck, Sequence):
+            raise TypeError(f"deck must be a sequence of the 40 cards (a list or tuple, top card first), not {deck!r}")
+        check_deck(deck)
+        scores = _checks.whole_numbers("scores", scores, "four scores")
+        streaks = _checks.whole_numbers("streaks", streaks, "four counts", size=rules.max_sit_outs_in_row + 1)
         self._deal(rules, dealer, bytes([int(card) for card in deck]), scores, streaks)
 
     def _deal(self, rules: Rules, dealer: int, deck: bytes, scores: Sequence[int], streaks: Sequence[int]) -> None:
@@ -553,7 +566,7 @@ class Round:
         dealer = _checks.index("dealer", dealer, SEATS)
         trump = _checks.index("trump", trump, 4)
         scores = _checks.whole_numbers("scores", scores, "four scores")
-        streaks = _checks.whole_numbers("streaks", streaks, "four counts")
+        streaks = _checks.whole_numbers("streaks", streaks, "four counts", size=rules.max_sit_outs_in_row + 1)
         hand_masks = _checks.whole_numbers("hands", hands, "four masks", size=1 << 40)
         active_list = list(_checks.whole_numbers("active", active, "four of 1, 0 and -1"))
         for seat, flag in enumerate(active_list):
@@ -791,7 +804,7 @@ class Round:
 
     def hand(self, seat: int) -> tuple[Card, ...]:
         """The cards of ``seat`` now, sorted."""
-        return _hand_cards(self._hands[seat])
+        return _hand_cards(self._hands[_checks.index("seat", seat, 4)])
 
     @property
     def stock(self) -> tuple[Card, ...]:
@@ -874,8 +887,8 @@ class Round:
         return trick_seats(self._leaders[index], len(cards), self._next_active)[trick_winner(cards, self._trump)]
 
     def exchange_seat(self, index: int) -> int:
-        """The seat that takes exchange decision ``index`` (0 is the chooser)."""
-        return (self._chooser + index) % 4
+        """The seat that takes exchange decision ``index`` (0 is the chooser, 3 the last)."""
+        return (self._chooser + _checks.index("index", index, 4)) % 4
 
     # -- what may be done -------------------------------------------------------------
 
@@ -940,6 +953,7 @@ class Round:
 
     def may_sit_out(self, seat: int) -> bool:
         """Whether ``seat`` may sit out this round (known once trump is chosen)."""
+        seat = _checks.index("seat", seat, 4)
         return self._phase != _TRUMP and self._codes[seat] == MAY_SIT_OUT
 
     def must_play_reason(self, seat: int) -> str | None:
@@ -949,7 +963,7 @@ class Round:
         if self._phase == _TRUMP:
             # Before trump is known, the reasons that do not depend on it.
             codes = must_play(rules, -1, self._chooser, self._scores, self._streaks)
-        code = codes[seat]
+        code = codes[_checks.index("seat", seat, 4)]
         if code == MAY_SIT_OUT:
             return None
         limit = rules.max_sit_outs_in_row

@@ -344,7 +344,13 @@ def riscos_for(scores: Sequence[int], winners: Sequence[int]) -> list[float]:
 
     >>> riscos_for([0, 11, 2, 5], [0])
     [18.0, -11, -2, -5]
+
+    ``winners`` are seats of ``scores``, each once, at least one (``ValueError`` otherwise:
+    no winner would divide by zero, and a seat out of range would be silently left out).
     """
+    count = len(winners)
+    if not count or len(set(winners)) != count or not all(0 <= s < len(scores) for s in winners):
+        raise ValueError(f"winners: must be one or more seats of the {len(scores)} scores, each once, not {winners!r}")
     losers_total = sum(scores[s] for s in range(len(scores)) if s not in winners)
     share = losers_total / len(winners)
     return [share if s in winners else -scores[s] for s in range(len(scores))]

@@ -25,7 +25,7 @@ from typing import Final
 from . import _checks
 from .actions import Action, IllegalActionError
 from .cards import Card
-from .game import Phase, Round, _shuffled_indices, check_deck, not_an_action
+from .game import Phase, Round, _shuffled_indices, not_an_action
 from .logic import match_winners, riscos_for, settle_round
 from .rules import CLASSIC, Rules, find_rules
 
@@ -241,8 +241,7 @@ class Match:
             new = Round.__new__(Round)
             new._deal(self._rules, dealer, bytes(indices), self._scores, self._streaks)
         else:
-            check_deck(deck)
-            new = Round(self._rules, dealer, deck, self._scores, self._streaks)
+            new = Round(self._rules, dealer, deck, self._scores, self._streaks)  # checks the deck
         self._rounds.append(new)
         self._bind(new)
         return new

@@ -184,8 +184,12 @@ _BOM = "starts with a byte order mark (BOM): save it as UTF-8 without one"
 
 
 def _parse(text: str | IO[str]) -> tuple[Match, list[_RoundData]]:
+    given: object = text  # as an object: compiled by mypyc, a narrowed union is cast, and may raise
+    if isinstance(given, bytes | bytearray) or not (isinstance(given, str) or callable(getattr(given, "read", None))):
+        # bytes too, in both builds: decode them first (a record is UTF-8 text)
+        raise TypeError(f"a record is read from a string or a text stream, not {type(given).__name__}")
     try:
-        data = json.loads(text) if isinstance(text, str | bytes) else json.load(text)
+        data = json.loads(text) if isinstance(text, str) else json.load(text)
     except json.JSONDecodeError as error:
         if "BOM" in error.msg:
             raise RecordFormatError(_BOM) from None
@@ -336,6 +340,7 @@ def _round_record(current: Round) -> dict[str, object]:
 
 def record_of(match: Match) -> dict[str, object]:
     """The match's record as a JSON-ready object (RECORD.md)."""
+    _check_match(match, "record_of")
     out: dict[str, object] = {"format": RECORD_FORMAT, "version": RECORD_VERSION, "rules": match.rules.to_spec()}
     if match.players is not None:
         out["players"] = list(match.players)
@@ -347,7 +352,13 @@ def record_of(match: Match) -> dict[str, object]:
     return out
 
 
+def _check_match(match: object, who: str) -> None:
+    if not isinstance(match, Match):
+        raise TypeError(f"{who} needs a Match, not {match!r}")
+
+
 def dumps_record(match: Match) -> str:
+    _check_match(match, "dumps_record")
     return json.dumps(record_of(match), indent=1, ensure_ascii=False)
 
 
@@ -390,6 +401,7 @@ def round_summary(current: Round) -> dict[str, object]:
 
 def summary(match: Match) -> dict[str, object]:
     """The ``sobedesce replay --json`` summary of a match or position (RECORD.md)."""
+    _check_match(match, "summary")
     rounds = [round_summary(current) for current in match.rounds]
     phase = match.phase
     next_step: dict[str, object] | None

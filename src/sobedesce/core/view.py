@@ -19,6 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, fields
 from typing import Final
 
+from . import _checks
 from .actions import Action
 from .cards import CARDS, Card, Suit, mask_of
 from .game import _PLAY, _SUITS, SEATS, Phase, Round, _hand_cards
@@ -128,6 +129,9 @@ def seat_view(match: Match, seat: int) -> SeatView:
     """The view of ``seat`` of the match now."""
     if not isinstance(seat, int):  # compiled by mypyc, the function's own check says it first
         raise TypeError(f"seat must be an int 0-3, not {seat!r}")
+    # True is seat 1, as compiled (where an argument typed int arrives as an int): the view's
+    # seat is the int either way, never the bool.
+    seat = int(seat)
     if not 0 <= seat < SEATS:
         raise ValueError(f"seat must be 0-3, not {seat!r}")
     if not isinstance(match, Match):
@@ -253,8 +257,7 @@ def round_from_view(view: SeatView, hands: Sequence[int], stock: Sequence[Card])
         raise TypeError(f"round_from_view needs a SeatView, not {view!r}")
     if view.phase not in (Phase.EXCHANGE, Phase.PLAY):
         raise ValueError("round_from_view needs a view in the exchange or play phase")
-    if len(hands) != SEATS:
-        raise ValueError(f"hands: must hold four masks, one a seat, not {len(hands)}")
+    hands = _checks.whole_numbers("hands", hands, "four masks, one a seat", size=1 << 40)
     if hands[view.seat] != view.hand_mask:
         raise ValueError("the viewer's hand differs from the view")
     assert view.dealer is not None and view.trump is not None

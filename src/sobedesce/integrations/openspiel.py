@@ -1,6 +1,7 @@
 """Sobe e Desce as an OpenSpiel Python game, ``python_sobe_e_desce`` (extra ``[openspiel]``).
 
-Importing this module registers the game.  Parameters: ``rules`` (``classic``/``table``),
+Importing this module registers the game.  Parameters: ``rules`` (``classic``/``table``, or
+a variant such as ``classic/min_discard:1``),
 ``episode`` (``round``/``match``), ``dealer`` (0-3, the first dealer), ``scores`` and
 ``streaks`` (the start scores and sit-out streaks, four numbers joined by ``_``, to play a round
 from the middle of a match), ``max_rounds`` (a match is cut after this many rounds).  Chance deals the deck one card at a
@@ -13,6 +14,7 @@ project (``--bots openspiel-ismcts:simulations=200`` or ``:seconds=0.02``), and
 
 from __future__ import annotations
 
+import math
 import random
 import time
 from typing import Any
@@ -31,6 +33,7 @@ from sobedesce.core import (
     Action,
     Match,
     Phase,
+    Rules,
     SeatView,
     cards_of,
     find_rules,
@@ -43,6 +46,7 @@ from ._encoding import (
     EXCHANGE_BASE,
     NUM_ACTIONS,
     OBS_SIZE,
+    OBS_SLOTS,
     PLAY_BASE,
     SIT_OUT_ID,
     TURN_UP_ID,
@@ -53,7 +57,7 @@ from ._encoding import (
 )
 from ._resample import OwnCards, sample_deal
 
-__all__ = ["GAME_NAME", "ISMCTSPeer", "SobeBot", "SobeGame", "SobeState", "state_from_view"]
+__all__ = ["GAME_NAME", "ISMCTSPeer", "SobeBot", "SobeGame", "SobeState", "rules_param", "state_from_view"]
 
 GAME_NAME = "python_sobe_e_desce"
 _TERMINAL = int(pyspiel.PlayerId.TERMINAL)
@@ -109,6 +113,39 @@ def _ints(name: str, text: str, default: int) -> tuple[int, ...]:
     return values
 
 
+def _rules_param(text: str) -> Rules:
+    """The ``rules`` parameter: a preset name, or a variant of one as ``PRESET/setting:value/...``
+    (the settings of a record's rules object, RECORD.md; ``true``, ``false``, ``none``, whole
+    numbers, suit letters), in a form OpenSpiel's game strings carry."""
+    preset, *pairs = text.split("/")
+    if not pairs:
+        return find_rules(preset)
+    spec: dict[str, object] = {"preset": preset.strip()}
+    for pair in pairs:
+        key, sep, value = pair.partition(":")
+        if not sep or not key.strip():
+            raise ValueError(f"rules: write PRESET/setting:value/..., not {text!r}")
+        word = value.strip()
+        spec[key.strip()] = _SPEC_WORDS.get(word.lower(), int(word) if word.lstrip("-").isdigit() else word)
+    return Rules.from_spec(spec)
+
+
+_SPEC_WORDS: dict[str, object] = {"true": True, "false": False, "none": None, "null": None}
+
+
+def rules_param(rules: Rules) -> str:
+    """The ``rules`` parameter that loads a game under ``rules`` (a preset or a variant of one)."""
+    overrides = rules.overrides()
+    words = {True: "true", False: "false", None: "none"}
+    return "/".join(
+        [rules.preset]
+        + [
+            f"{key}:{words[value] if value is None or isinstance(value, bool) else value}"
+            for key, value in overrides.items()
+        ]
+    )
+
+
 def _whole(name: str, value: object, low: int, high: int | None = None) -> int:
     """A game parameter that is a whole number from ``low`` (to ``high``)."""
     if isinstance(value, bool) or not isinstance(value, int):
@@ -127,7 +164,7 @@ class SobeGame(pyspiel.Game):  # type: ignore[misc]
 
     def __init__(self, params: dict[str, Any] | None = None) -> None:
         settings = {**_PARAMS, **(params or {})}
-        self.rules = find_rules(str(settings["rules"]))
+        self.rules = _rules_param(str(settings["rules"]))
         self.episode = str(settings["episode"])
         if self.episode not in ("round", "match"):
             raise ValueError(f'episode must be "round" or "match", not {self.episode!r}')
@@ -149,10 +186,15 @@ class SobeGame(pyspiel.Game):  # type: ignore[misc]
         max_rounds = _whole("max_rounds", settings["max_rounds"], 1)
         self.max_rounds = max_rounds if self.episode == "match" else 1
         per_round = 40 + 1 + SEATS + 20
+        # A round's score change is -5 (every trick) to the no-trick penalty, times the
+        # doubled suit's multiplier: -10 to +10 in both presets.
+        rules = self.rules
+        multiplier = max(1, rules.doubled_multiplier) if rules.doubled_suit is not None else 1
+        most_lost = float(rules.no_trick_penalty * multiplier)
         if self.episode == "round":
-            low, high, total = -10.0, 10.0, None
+            low, high, total = -most_lost, float(5 * multiplier), None
         else:
-            worst = float(max(self.start_scores) + 10 * self.max_rounds)
+            worst = float(max(self.start_scores) + most_lost * self.max_rounds)
             low, high, total = -worst, 3 * worst, 0.0
         info = pyspiel.GameInfo(
             num_distinct_actions=NUM_ACTIONS,
@@ -169,8 +211,18 @@ class SobeGame(pyspiel.Game):  # type: ignore[misc]
         return SobeState(self)
 
     def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> SobeObserver:
+        if params:
+            raise ValueError(f"the observer of {GAME_NAME} takes no parameters, not {params!r}")
         perfect_recall = bool(iig_obs_type is not None and iig_obs_type.perfect_recall)
-        return SobeObserver(perfect_recall)
+        private = pyspiel.PrivateInfoType.SINGLE_PLAYER if iig_obs_type is None else iig_obs_type.private_info
+        if private == pyspiel.PrivateInfoType.ALL_PLAYERS:
+            raise ValueError(f"{GAME_NAME} observes one seat at a time: private_info=ALL_PLAYERS is not provided")
+        public_only = private == pyspiel.PrivateInfoType.NONE
+        if public_only and perfect_recall:
+            raise ValueError(
+                f"{GAME_NAME} provides no public information state (perfect_recall with private_info=NONE)"
+            )
+        return SobeObserver(perfect_recall, public_only=public_only)
 
 
 class _Settings:
@@ -417,16 +469,24 @@ def _view(state: SobeState, player: int) -> SeatView:
 
 
 class SobeObserver:
-    """The observer OpenSpiel asks for tensors and strings (perfect recall: information state)."""
+    """The observer OpenSpiel asks for tensors and strings (perfect recall: information state).
 
-    def __init__(self, perfect_recall: bool) -> None:
+    ``public_only`` (OpenSpiel's ``private_info=NONE``): what every seat sees, the seat's own
+    hand and discards left out (their slots stay 0)."""
+
+    def __init__(self, perfect_recall: bool, public_only: bool = False) -> None:
         self.perfect_recall = perfect_recall
+        self.public_only = public_only
         self.tensor = np.zeros(INFO_SIZE if perfect_recall else OBS_SIZE, np.float32)
         self.dict = {"observation": self.tensor}
 
     def set_from(self, state: SobeState, player: int) -> None:
         view = _view(state, player)
         self.tensor[:OBS_SIZE] = np.clip(np.asarray(observe(view), np.float32), -5.0, 5.0)
+        if self.public_only:
+            for name in _PRIVATE_SLOTS:
+                start, length = OBS_SLOTS[name]
+                self.tensor[start : start + length] = 0.0
         if not self.perfect_recall:
             return
         history = self.tensor[OBS_SIZE:]
@@ -448,13 +508,17 @@ class SobeObserver:
             return state.info_string(player)
         view = _view(state, player)
         trick = view.current_trick
+        hand = "-" if self.public_only else format_cards(view.hand)
         return (
-            f"p{player} {view.phase.label} hand {format_cards(view.hand)} trump {view.trump or '-'}"
+            f"p{player} {view.phase.label} hand {hand} trump {view.trump or '-'}"
             f" turned {view.turned_card or '-'} active {''.join('?' if a is None else 'yn'[a] for a in view.active)}"
             f" x {''.join('-' if k is None else str(k) for k in view.discard_counts)}"
             f" trick {format_cards(trick.cards) if trick else '-'} won {view.tricks_won} scores {view.scores}"
         )
 
+
+# The observation's slots only the seat itself may see (left out of a public observation).
+_PRIVATE_SLOTS = ("hand", "my_discards")
 
 pyspiel.register_game(_GAME_TYPE, SobeGame)
 
@@ -464,11 +528,14 @@ pyspiel.register_game(_GAME_TYPE, SobeGame)
 
 def state_from_view(view: SeatView, rng: random.Random, *, own: OwnCards | None = None) -> SobeState:
     """A one-round state in the position of ``view``, the hidden cards sampled consistently."""
-    assert view.dealer is not None
+    if not isinstance(view, SeatView):
+        raise TypeError(f"state_from_view needs a SeatView, not {view!r}")
+    if view.dealer is None or view.phase not in (Phase.TRUMP, Phase.EXCHANGE, Phase.PLAY):
+        raise ValueError(f"state_from_view needs a view of a round in play, not one in the {view.phase.label} phase")
     game = pyspiel.load_game(
         GAME_NAME,
         {
-            "rules": view.rules.preset,
+            "rules": rules_param(view.rules),  # a variant's settings too: it is searched by its own rules
             "episode": "round",
             "dealer": view.dealer,
             "scores": "_".join(map(str, view.scores)),
@@ -527,10 +594,18 @@ class ISMCTSPeer:
     def __init__(
         self, simulations: int = 200, seconds: float | None = None, uct_c: float = 2.0, rollouts: int = 1
     ) -> None:
-        if simulations < 1:
-            raise ValueError(f"simulations must be at least 1, not {simulations}")
-        if seconds is not None and seconds <= 0:
+        # Checked here, before any game: OpenSpiel would otherwise fail inside the search (no
+        # roll-out), search without end (seconds=inf) or stop at once (seconds=nan).
+        simulations = _whole("simulations", simulations, 1)
+        rollouts = _whole("rollouts", rollouts, 1)
+        if isinstance(seconds, bool) or not isinstance(seconds, int | float | None):
+            raise TypeError(f"seconds must be a number of seconds or none, not {seconds!r}")
+        if seconds is not None and not (0 < seconds < math.inf):
             raise ValueError(f"seconds must be positive or none, not {seconds}")
+        if isinstance(uct_c, bool) or not isinstance(uct_c, int | float):
+            raise TypeError(f"uct_c must be a number, not {uct_c!r}")
+        if not 0 <= uct_c < math.inf:
+            raise ValueError(f"uct_c (the exploration constant) must be 0 or more, not {uct_c}")
         self.simulations = simulations
         self.seconds = seconds
         self.uct_c = uct_c
@@ -550,6 +625,10 @@ class ISMCTSPeer:
             final_policy_type=ismcts.ISMCTSFinalPolicyType.MAX_VISIT_COUNT,
             seconds=self.seconds,
         )
+        # OpenSpiel's IS-MCTS resamples with an unseeded ``pyspiel.UniformProbabilitySampler``,
+        # which made the same seed give other decisions on every run: resample from ``rng``.
+        sampler = random.Random(rng.getrandbits(64)).random
+        bot.set_resampler(lambda sampled, player: sampled.resample_from_infostate(player, sampler))
         return list(bot.run_search(state))
 
     def act(self, view: SeatView, rng: random.Random) -> Action:
@@ -582,7 +661,7 @@ class SobeBot(pyspiel.Bot):  # type: ignore[misc]
         from sobedesce.bots import make_bot
 
         self.bot = make_bot(name)
-        self.player_id = player_id
+        self.player_id = _whole("player_id", player_id, 0, SEATS - 1)
         self.rng = random.Random(seed)
 
     def restart_at(self, state: Any) -> None:
