@@ -529,7 +529,7 @@ def test_the_servers_messages_in_portuguese(browser: Browser, server: str) -> No
     problem = page.locator("#name-form .problem")
     page.fill("#name", "Bot 7")
     page.click("#name-form button[type=submit]")
-    expect(problem).to_have_text("Os nomes começados por “Bot” são dos bots.")
+    expect(problem).to_have_text("Os nomes começados pela palavra “Bot” são dos bots.")
     page.fill("#name", taken.upper())
     page.click("#name-form button[type=submit]")
     expect(problem).to_have_text("Este nome já está a ser usado: escolha outro.")
@@ -762,4 +762,219 @@ def test_focus_follows_the_decisions(browser: Browser, server: str) -> None:
         decide(page)
         decisions += 1
         assert not page.evaluate(on_body), "focus dropped to the page's body"
+    page.context.close()
+
+
+# -- 15. the network goes: the page says so at once, and comes back at once ------------------------
+
+
+def test_the_network_gone_is_seen_at_once(browser: Browser, server: str) -> None:
+    # The browser going offline used to leave the page saying "Connected", its turn offered:
+    # decisions went into a socket that held them back, for as long as the drop lasted.
+    page = new_page(browser, viewport={"width": 1280, "height": 900})
+    page.goto(server)
+    register(page, person())
+    quick_match(page, "classic")
+    assert wait_for_turn(page) == "mine"
+    page.context.set_offline(True)  # no drop() by hand: the page sees it by itself
+    expect(page.locator("#conn")).to_have_attribute("data-status", "reconnecting")
+    expect(page.locator("#problem")).to_have_text("Not connected — reconnecting…")
+    expect(page.locator("#table")).to_have_attribute("data-turn", "other")
+    page.context.set_offline(False)
+    expect(page.locator("#conn")).to_have_attribute("data-status", "open")
+    assert wait_for_turn(page) == "mine"
+    decide(page)
+    assert wait_for_turn(page) in ("mine", "over")
+    page.context.close()
+
+
+# -- 16. the scores of every round fit a phone, however long the names --------------------------
+
+
+def test_the_replays_scores_fit_a_phone(browser: Browser, server: str) -> None:
+    # The score table (five columns) stuck out of a 390 px screen: the page scrolled sideways.
+    name = f"W{random.randrange(10**6):06d}" + "W" * 17  # 24 characters, the most allowed
+    token, match_id = _play_quick_match(server.replace("http", "ws", 1) + "ws", name)
+    page = new_page(browser, viewport={"width": 390, "height": 844}, has_touch=True)
+    page.context.add_init_script(
+        f"localStorage.setItem('sobedesce.player', '{json.dumps({'name': name, 'token': token})}')"
+    )
+    page.goto(server + f"#/replay/{match_id}")
+    expect(page.locator("#score-table tbody tr").first).to_be_visible()
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    right = page.locator("#score-table").evaluate("e => e.getBoundingClientRect().right")
+    assert right <= 390, right
+    page.context.close()
+
+
+# -- 17. the lobby's forms: what a name may be, and the table form's last line ----------------------
+
+
+def test_name_rules_as_the_server_keeps_them(browser: Browser, server: str) -> None:
+    page = new_page(browser, viewport={"width": 1280, "height": 800})
+    page.goto(server)
+    # 17 characters, each counted twice by the server (ß as "ss"): the message said "at most
+    # 24 characters" of a name of 17, which made no sense to its writer.
+    page.fill("#name", "ß" * 17)
+    page.click("#name-form button[type=submit]")
+    expect(page.locator("#name-form .problem")).to_have_text(
+        "A name has at most 24 characters; ß, İ and the like count as two."
+    )
+    # Only the word "Bot" is kept for the bots: Botelho is a name like any other.
+    expect(page.locator("#name-help")).to_contain_text("the word “Bot”")
+    page.fill("#name", f"Botelho{random.randrange(10**6)}")
+    page.click("#name-form button[type=submit]")
+    expect(page.locator("#playing-as")).to_contain_text("Botelho")
+    page.context.close()
+
+
+def test_create_table_button_on_its_own_line(browser: Browser, server: str) -> None:
+    # In Portuguese the "private" box is short enough that "Criar mesa" sat beside it, the
+    # two squeezed on one line, unlike every other form of the lobby.
+    page = new_page(browser, viewport={"width": 1280, "height": 800})
+    page.context.add_init_script("localStorage.setItem('sobedesce.lang', 'pt')")
+    page.goto(server)
+    register(page, person())
+    check = page.locator("#create label.check").bounding_box()
+    button = page.locator("#create-table").bounding_box()
+    assert check and button
+    assert button["y"] >= check["y"] + check["height"], (check, button)
+    page.context.close()
+
+
+# -- 18. the lobby forgets the table it made once you sat at it ------------------------------------
+
+
+def test_the_lobby_does_not_offer_a_table_made_and_left_as_news(browser: Browser, server: str) -> None:
+    # "Table created. Invitation link: …" stayed in the lobby after the page had gone to that
+    # table: back in the lobby (the match played, or the table left) it was still there.
+    page = new_page(browser, viewport={"width": 1280, "height": 800})
+    page.goto(server)
+    register(page, person())
+    page.click("#create-table")
+    expect(page.locator("#table")).to_be_visible()
+    expect(page.locator("#invite-link")).to_be_visible()
+    page.click("[data-nav=lobby]")
+    expect(page.locator("#back-to-table")).to_be_visible()
+    expect(page.locator("#create .created")).to_have_count(0)
+    page.click("#back-to-table")
+    expect(page.locator("#invite-link")).to_be_visible()
+    page.click("[data-key=leave]")
+    expect(page.locator("#playing-as")).to_be_visible()
+    expect(page.locator("#create .created")).to_have_count(0)
+    page.context.close()
+
+
+# -- 19. a name of 24 letters on a phone: the round's numbers stay in view ---------------------------
+
+
+def test_round_summary_of_a_long_name_on_a_phone(browser: Browser, server: str) -> None:
+    # The summary's rows never wrapped on a phone: a 24-letter name pushed the change and the
+    # score out of the summary, off the screen.
+    name = f"W{random.randrange(10**6):06d}" + "W" * 17
+    page = new_page(browser, viewport={"width": 390, "height": 844}, has_touch=True)
+    page.context.add_init_script("localStorage.setItem('sobedesce.lang', 'pt')")
+    page.goto(server)
+    register(page, name)
+    quick_match(page, "classic")
+    while not page.locator("#round-summary").count():
+        assert wait_for_turn(page) == "mine", "the match ended before the first round's summary"
+        if page.locator("#round-summary").count():
+            break
+        decide(page)
+    page.evaluate("window.scrollTo(0, 0)")
+    boxes = page.evaluate(
+        """() => Object.fromEntries(['#round-summary', '#round-summary table', '.table-info']
+              .map(s => [s, document.querySelector(s).getBoundingClientRect().toJSON()]))"""
+    )
+    summary, table, info = boxes["#round-summary"], boxes["#round-summary table"], boxes[".table-info"]
+    assert table["right"] <= summary["right"] <= 390, boxes
+    assert summary["bottom"] <= info["top"], "the round's summary covers the trump"
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    page.context.close()
+
+
+# -- 20. a double click on "Play now" starts one match, not two --------------------------------------
+
+
+def test_a_double_click_starts_one_match(browser: Browser, server: str) -> None:
+    # Each click sent its own `quick`: the second match went on without its player, a bot
+    # playing the seat, and its loss counted in the player's history and ranking.
+    page = new_page(browser, viewport={"width": 1280, "height": 800})
+    asked: list[str] = []
+    page.on(
+        "websocket",
+        lambda ws: ws.on("framesent", lambda data: asked.append(str(data)) if '"quick"' in str(data) else None),
+    )
+    page.goto(server)
+    name = person()
+    register(page, name)
+    page.locator("#play-now").dblclick()
+    expect(page.locator("#table")).to_be_visible()
+    page.click("[data-nav=lobby]")
+    expect(page.locator("#tables li", has_text=name)).to_have_count(1)
+    assert len(asked) == 1, asked
+    page.context.close()
+
+
+def test_a_double_click_on_save_name_leaves_no_stale_error(browser: Browser, server: str) -> None:
+    # The second click sent the name again: "This name is taken" came back (taken by the first
+    # click) and waited on the name form, shown after "Use another name".
+    page = new_page(browser, viewport={"width": 1280, "height": 800})
+    with page.expect_websocket() as opened:
+        page.goto(server)
+    ws = opened.value
+    expect(page.locator("#conn")).to_have_attribute("data-status", "open")
+    name = person()
+    page.fill("#name", name)
+    page.locator("#name-form button[type=submit]").dblclick()
+    expect(page.locator("#playing-as")).to_contain_text(name)
+    # The server answers in order: once a list asked after the clicks is back, so is any
+    # answer to a second name.
+    with ws.expect_event("framereceived", predicate=lambda data: json.loads(data).get("type") == "tables"):
+        page.click("[data-key=refresh]")
+    page.click("[data-key=other-name]")
+    expect(page.locator("#name")).to_be_visible()
+    expect(page.locator("#name-form .problem")).to_have_count(0)
+    page.context.close()
+
+
+def test_the_wait_before_reconnecting_counts_down(browser: Browser, server: str) -> None:
+    # "Connection lost: reconnecting in 8 s" stayed at 8 for eight seconds.
+    page = new_page(browser, viewport={"width": 1280, "height": 800})
+    page.goto(server)
+    expect(page.locator("#conn")).to_have_attribute("data-status", "open")
+    page.context.set_offline(True)
+    conn = page.locator("#conn")
+    waiting = page.wait_for_function(
+        "() => (/in ([2-7]) s/.exec(document.querySelector('#conn').textContent) || [])[1]"
+    ).json_value()
+    expect(conn).to_contain_text(f"in {int(waiting) - 1} s")
+    page.context.set_offline(False)
+    expect(conn).to_have_attribute("data-status", "open")
+    page.context.close()
+
+
+# -- 21. the invitation link is copied where the Clipboard API is missing --------------------------
+
+
+def test_copy_invitation_without_the_clipboard_api(browser: Browser, server: str) -> None:
+    # Served at an http:// address of a home network (not a secure context) the page has no
+    # navigator.clipboard: "Copy" said "Copied" and copied nothing.
+    page = new_page(browser, viewport={"width": 1280, "height": 800})
+    page.context.add_init_script("Object.defineProperty(Navigator.prototype, 'clipboard', { get: () => undefined })")
+    page.goto(server)
+    register(page, person())
+    page.check("#private")
+    page.click("#create-table")
+    link = page.locator("#invite-link")
+    expect(link).to_have_value(re.compile(r"/#/join/\S+$"))
+    page.click("[data-key=copy-invite]")
+    expect(page.locator("[data-key=copy-invite]")).to_have_text("Copied")
+    page.evaluate(
+        "() => { const box = document.createElement('textarea'); box.id = 'paste'; document.body.append(box); }"
+    )
+    page.focus("#paste")
+    page.keyboard.press("Control+V")
+    expect(page.locator("#paste")).to_have_value(link.input_value())
     page.context.close()

@@ -27,7 +27,7 @@ const app = {
   authed: false,
   speed: localStorage.getItem("sobedesce.speed") || (reducedMotion ? "off" : "normal"),
   route: { page: "lobby" },
-  lobby: { tables: [], created: null, nameError: null, pendingName: null, among: "people", asked: null, problem: null },
+  lobby: { tables: [], created: null, nameError: null, pendingName: null, among: "people", asked: null, busy: false, problem: null },
   notice: null,
   // A table the page could not join but may watch (a public match begun without you).
   noticeWatch: null,
@@ -162,6 +162,9 @@ function onOpen() {
 // A name chosen while the connection is not open (a slow start, a drop) is not lost: it
 // waits for the connection and goes out from `onOpen`, until the server answers it.
 export function register(name) {
+  // The same name again before the server has answered (a double click): it would come back
+  // "taken", by this very page, and the message would wait on the next name form.
+  if (app.lobby.pendingName === name && app.connection.status === "open") return;
   app.lobby.nameError = null;
   app.lobby.pendingName = name;
   send({ type: "hello", name });
@@ -192,6 +195,7 @@ const handlers = {
   },
   error(message) {
     const table = app.table;
+    app.lobby.busy = false;
     const text = errorText(message);
     switch (message.code) {
       case "unauthorized":
@@ -239,6 +243,7 @@ const handlers = {
   created(message) {
     const table = message.table;
     app.lobby.asked = null;
+    app.lobby.busy = false;
     // Four bots start at once: a match to watch (a private one cannot be watched).
     if (table.seats.every((seat) => seat.kind === "bot") && !table.private) {
       app.lobby.created = null;
@@ -250,6 +255,10 @@ const handlers = {
   },
   joined(message) {
     app.lobby.asked = null;
+    app.lobby.busy = false;
+    // The table just made, with a seat for you: its link is on the table now, and the lobby
+    // must not offer it again as news once the match is played or the table left.
+    if (app.lobby.created?.id === message.table) app.lobby.created = null;
     if (app.table.id !== message.table) app.table = freshTable(message.table, app.table.mode);
     app.table.seat = message.seat;
     app.table.mode = message.seat === null ? "watch" : "seat";
@@ -311,8 +320,17 @@ function onMessage(message) {
 }
 
 function onStatus(status, seconds) {
+  // Only the seconds of a wait changed (a countdown): the header says it, the page stays.
+  const countdown = status === "reconnecting" && app.connection.status === status && seconds !== null;
   app.connection = { status, seconds };
-  if (status !== "open") app.authed = false;
+  if (countdown) {
+    renderHeader();
+    return;
+  }
+  if (status !== "open") {
+    app.authed = false;
+    app.lobby.busy = false; // a request in flight is lost with its connection
+  }
   // The table shows whether decisions can be made now.
   render();
 }

@@ -95,10 +95,13 @@ function problem(app, panel) {
 }
 
 function ask(app, panel, message) {
+  // One table at a time: a second click (a double click on "Play now") before the server has
+  // answered the first would start a second match, played by a bot in your name.
+  if (app.lobby.busy) return;
   app.lobby.asked = panel;
   app.lobby.problem = null;
   app.lobby.created = null;
-  send(message);
+  app.lobby.busy = send(message);
   render();
 }
 

@@ -43,6 +43,8 @@ export function reasonText(reason) {
 
 const NAME_ERRORS = [
   [/may not be empty/, () => t("err_name_empty")],
+  // Before the plain length: the server counts ß, İ and the like as two characters.
+  [/at most (\d+) characters, and ß/, (m) => t("err_name_wide", { n: m[1] })],
   [/at most (\d+) characters/, (m) => t("err_name_long", { n: m[1] })],
   [/control characters/, () => t("err_name_control")],
   [/kept for the bots/, () => t("err_name_bot")],

@@ -18,20 +18,39 @@ export class Connection {
     this.socket = null;
     this.status = "connecting";
     this.heardAt = Date.now();
+    this.timer = null;
+    this.ticker = null;
     setInterval(() => this.keepAlive(), PING_MS);
+    // The browser knows at once when the network goes: the socket may stay "open" for a long
+    // while, its messages held back, and decisions made meanwhile would go nowhere. Dropped
+    // now, the page says so; back online, it reconnects at once rather than at its backoff.
+    window.addEventListener("offline", () => this.drop());
+    window.addEventListener("online", () => {
+      if (this.isOpen) return;
+      clearTimeout(this.timer);
+      const stale = this.socket; // an attempt made while offline
+      this.socket = null;
+      stale?.close();
+      this.attempt = 0;
+      this.connect();
+    });
   }
 
   connect() {
+    this.timer = null;
+    clearInterval(this.ticker);
     this.setStatus(this.attempt === 0 ? "connecting" : "reconnecting");
     const socket = new WebSocket(this.url);
     this.socket = socket;
     socket.addEventListener("open", () => {
+      if (this.socket !== socket) return;
       this.attempt = 0;
       this.heardAt = Date.now();
       this.setStatus("open");
       this.onOpen();
     });
     socket.addEventListener("message", (event) => {
+      if (this.socket !== socket) return; // a socket dropped already
       this.heardAt = Date.now();
       this.onMessage(JSON.parse(event.data));
     });
@@ -45,8 +64,13 @@ export class Connection {
   retry() {
     const delay = Math.min(MAX_DELAY_MS, FIRST_DELAY_MS * 2 ** this.attempt) * (0.8 + Math.random() * 0.4);
     this.attempt += 1;
-    this.setStatus("reconnecting", Math.ceil(delay / 1000));
-    setTimeout(() => this.connect(), delay);
+    // The seconds shown count down to the next attempt ("reconnecting in 8 s" stayed 8).
+    const due = Date.now() + delay;
+    const tick = () => this.setStatus("reconnecting", Math.max(1, Math.ceil((due - Date.now()) / 1000)));
+    tick();
+    clearInterval(this.ticker);
+    this.ticker = setInterval(tick, 1000);
+    this.timer = setTimeout(() => this.connect(), delay);
   }
 
   keepAlive() {
@@ -55,9 +79,14 @@ export class Connection {
     else this.send({ type: "ping" });
   }
 
-  // Close the socket as a network failure would; reconnection follows.
+  // Close the socket as a network failure would; reconnection follows. Its `close` event is
+  // not waited for: with the network gone, the closing handshake may take minutes.
   drop() {
-    this.socket?.close(4000, "dropped");
+    const socket = this.socket;
+    if (!socket) return;
+    this.socket = null;
+    socket.close(4000, "dropped");
+    this.retry();
   }
 
   get isOpen() {

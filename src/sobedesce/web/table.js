@@ -249,8 +249,17 @@ export function invite(link, label = t("invite_title")) {
       "data-key": "copy-invite",
       onclick: async (event) => {
         input.select();
-        await navigator.clipboard?.writeText(link).catch(() => {});
-        event.target.textContent = t("copied");
+        let copied;
+        try {
+          await navigator.clipboard.writeText(link);
+          copied = true;
+        } catch {
+          // No Clipboard API outside a secure context (an http:// address on a home network,
+          // where friends are invited most): the selected link is copied the older way. The
+          // button said "Copied" there while nothing was.
+          copied = document.execCommand("copy");
+        }
+        event.target.textContent = copied ? t("copied") : t("copy_by_hand");
       },
     },
     t("copy"),
