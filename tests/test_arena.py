@@ -511,3 +511,21 @@ def test_the_report_is_readable_in_an_80_column_terminal():
     wide = io.StringIO()
     _print_tables(summary, Console(file=wide, width=160, force_terminal=True, color_system=None))
     assert "per entry: score" not in wide.getvalue() and "ms p99" in wide.getvalue()
+
+
+@pytest.mark.parametrize(
+    ("bots", "settings", "message"),
+    [
+        ("basic,basic,basic,basic", {}, r"^the bots are a list of four names, not one string"),
+        (["basic", "basic", "basic", 4], {}, r"^the bots are four names \(strings\)"),
+        (["basic"] * 4, {"seed": "7"}, r"^the seed must be an integer, not '7'$"),
+        (["basic"] * 4, {"seed": 7.0}, r"^the seed must be an integer, not 7.0$"),
+        (["basic"] * 4, {"deals": True}, r"^the number of deals must be a positive integer, not True$"),
+        (["basic"] * 4, {"jobs": "2"}, r"^the number of jobs must be a positive integer, not '2'$"),
+    ],
+)
+def test_run_arena_refuses_values_of_the_wrong_kind(bots: object, settings: dict[str, object], message: str) -> None:
+    """Before: a string of bots was split into its 23 letters, a seed of '7' or 7.0 named other
+    deals silently, deals=True played one deal and jobs='2' raised from inside."""
+    with pytest.raises(ArenaError, match=message):
+        run_arena(bots, "classic", **settings)  # type: ignore[arg-type]

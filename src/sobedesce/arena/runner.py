@@ -44,6 +44,11 @@ def check_bots(bots: Sequence[str]) -> tuple[str, ...]:
     from sobedesce.bots import bot_key, make_bot
     from sobedesce.bots.oracle import OracleSeat
 
+    if isinstance(bots, str):
+        # A string is a sequence too, of its letters: "basic,basic,basic,basic" was 23 bots.
+        raise ArenaError(f"the bots are a list of four names, not one string: {bots!r} (split it at the commas)")
+    if not all(isinstance(name, str) for name in bots):
+        raise ArenaError(f"the bots are four names (strings), not {list(bots)!r}")
     names = tuple(bot_key(name) for name in bots)
     if len(names) != SEATS:
         raise ArenaError(f"an arena needs exactly 4 bots, one per seat; got {len(names)}: {', '.join(names) or 'none'}")
@@ -267,12 +272,15 @@ def run_arena(
         preset = find_rules(rules).preset
     except RulesError as error:
         raise ArenaError(str(error)) from None
-    if not isinstance(deals, int) or deals <= 0:
+    if isinstance(deals, bool) or not isinstance(deals, int) or deals <= 0:
         raise ArenaError(f"the number of deals must be a positive integer, not {deals!r}")
-    if not isinstance(block, int) or block <= 0:
+    if isinstance(block, bool) or not isinstance(block, int) or block <= 0:
         raise ArenaError(f"the block size must be a positive integer, not {block!r}")
-    if jobs is not None and jobs <= 0:
-        raise ArenaError(f"the number of jobs must be positive, not {jobs!r}")
+    if jobs is not None and (isinstance(jobs, bool) or not isinstance(jobs, int) or jobs <= 0):
+        raise ArenaError(f"the number of jobs must be a positive integer, not {jobs!r}")
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        # The seed names the deals: a string or a float would be taken for another seed silently.
+        raise ArenaError(f"the seed must be an integer, not {seed!r}")
     out_dir = Path(save) if save is not None else None
     if out_dir is not None:
         try:
