@@ -905,6 +905,20 @@ def test_the_next_dealer_is_named_in_good_english() -> None:
     assert "Next: round 2, Bot 1 deals." in bot
 
 
+def test_the_summaries_say_you_once() -> None:
+    """Named 'You' (the default), the person's row read 'You (you)'; another name keeps it."""
+    driver = new_driver(seed=6)
+    rng = random.Random(6)
+    ended = None
+    while ended is None:
+        ended = next((e for e in step(driver, rng) if e.kind == "round"), None)
+    names = list(driver.names)
+    for own, label in (("You", "You "), ("Ana", "Ana (you)")):
+        names[0] = own
+        text = printed(round_over_lines(ended, names, 0, 0), terminal=False)
+        assert label in text and "You (you)" not in text
+
+
 def test_keys_typed_while_the_bots_move_answer_nothing() -> None:
     from sobedesce.terminal.app import TerminalTable
 

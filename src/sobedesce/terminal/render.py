@@ -227,7 +227,7 @@ def _seat_status(view: SeatView, seat: int) -> str:
 def _seat_block(view: SeatView, names: Sequence[str], seat: int) -> tuple[Text, Text, Text]:
     to_act = view.to_act == seat and view.phase in (Phase.TRUMP, Phase.EXCHANGE, Phase.PLAY)
     name = Text("▶ " if to_act else "", style="bold")
-    label = _cut(names[seat], 14) + (" (you)" if seat == view.seat and names[seat] != "You" else "")
+    label = _labelled(names, seat, view.seat, 14)
     name.append(label, style="bold")
     name.append(f" · seat {seat}")
     stats = Text(f"score {view.scores[seat]}")
@@ -457,6 +457,12 @@ def describe_event(event: Event, names: Sequence[str], human: int) -> Text:
     return Text(event.kind)
 
 
+def _labelled(names: Sequence[str], seat: int, human: int | None, width: int) -> str:
+    """A seat's name cut to ``width``, "(you)" after the person's own (unless it is "You")."""
+    name = names[seat]
+    return _cut(name, width) + (" (you)" if seat == human and name.casefold() != "you" else "")
+
+
 def round_over_lines(event: Event, names: Sequence[str], human: int, next_dealer: int | None) -> list[Text]:
     """The summary shown when a round is scored."""
     lines = [Text(f"Round {event.round_index + 1} is over · trump ", style="bold")]
@@ -465,7 +471,7 @@ def round_over_lines(event: Event, names: Sequence[str], human: int, next_dealer
     lines.append(Text(""))
     lines.append(Text(f"{'':<22}{'tricks':>8}{'change':>9}{'score':>8}", style="bold"))
     for seat in range(4):
-        label = _cut(names[seat], 15) + (" (you)" if seat == human else "")
+        label = _labelled(names, seat, human, 15)
         if event.active[seat]:
             row = f"{label:<22}{event.tricks_won[seat]:>8}{event.deltas[seat]:>+9d}{event.scores[seat]:>8}"
         else:
@@ -489,7 +495,7 @@ def round_over_lines(event: Event, names: Sequence[str], human: int, next_dealer
 
 
 def match_over_lines(event: Event, names: Sequence[str], human: int, rounds: int) -> list[Text]:
-    winners = ", ".join(_cut(names[s], 20) + (" (you)" if s == human else "") for s in event.winners)
+    winners = ", ".join(_labelled(names, s, human, 20) for s in event.winners)
     plural = "s" if len(event.winners) > 1 else ""
     lines = [
         Text(f"The match is over after {rounds} round{'s' if rounds != 1 else ''}.", style="bold"),
@@ -499,7 +505,7 @@ def match_over_lines(event: Event, names: Sequence[str], human: int, rounds: int
         Text(f"{'':<22}{'final score':>12}{'riscos':>9}", style="bold"),
     ]
     for seat in range(4):
-        label = _cut(names[seat], 15) + (" (you)" if seat == human else "")
+        label = _labelled(names, seat, human, 15)
         lines.append(Text(f"{label:<22}{event.scores[seat]:>12}{event.riscos[seat]:>+9g}"))
     lines.append(Text(""))
     if human in event.winners:
