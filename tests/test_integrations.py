@@ -305,15 +305,20 @@ def test_example_bot_by_class_path_in_the_arena(example_on_path):
         assert names[0] == "mybot:GreedyBot" and names[3] == "mybot:GreedyBot:turn_up=false"
 
 
-def test_example_bot_by_entry_point(example_on_path, monkeypatch):
+def _plug_in(monkeypatch, name: str, target: str) -> None:
+    """An installed package's entry point ``name = target`` in the group ``sobedesce.bots``."""
     real = importlib.metadata.entry_points
 
     def entry_points(**params):
         if params.get("group") == "sobedesce.bots":
-            return [importlib.metadata.EntryPoint("greedy", "mybot:GreedyBot", "sobedesce.bots")]
+            return [importlib.metadata.EntryPoint(name, target, "sobedesce.bots")]
         return real(**params)
 
     monkeypatch.setattr(importlib.metadata, "entry_points", entry_points)
+
+
+def test_example_bot_by_entry_point(example_on_path, monkeypatch):
+    _plug_in(monkeypatch, "greedy", "mybot:GreedyBot")
     assert make_bot("greedy:sit_below=0").sit_below == 0
     assert main(["arena", "--bots", "greedy,basic,basic,basic", "--deals", "3", "--jobs", "1", "--json"]) == 0
 
@@ -409,14 +414,7 @@ def test_a_plugins_settings_keep_their_spelling(monkeypatch):
     with pytest.raises(ValueError, match=r"has no setting 'maxdepth'"):
         make_bot("byob_fixtures:Tuned:maxdepth=3")
     # The same by an entry point's name (which is read in any case).
-    real = importlib.metadata.entry_points
-
-    def entry_points(**params):
-        if params.get("group") == "sobedesce.bots":
-            return [importlib.metadata.EntryPoint("tuned", "byob_fixtures:Tuned", "sobedesce.bots")]
-        return real(**params)
-
-    monkeypatch.setattr(importlib.metadata, "entry_points", entry_points)
+    _plug_in(monkeypatch, "tuned", "byob_fixtures:Tuned")
     bot = make_bot("Tuned:maxDepth=4:mode=Slow")
     assert (bot.maxDepth, bot.mode) == (4, "Slow")
     assert bots_module.bot_key("Tuned:maxDepth=4") == "tuned:maxDepth=4"
