@@ -476,6 +476,19 @@ def test_the_page_never_holds_a_hidden_card(browser: Browser, server: str) -> No
 # -- 9. the round's summary hides nothing needed to act; the table fits the window -------------
 
 
+def _heights(page: Page) -> str:
+    """What makes the page taller than the window: the phase, the page's height and each part's
+    box (seen once in about fifteen runs of the module, not yet explained)."""
+    parts = page.evaluate(
+        """() => [...document.querySelectorAll('header, main, .table-page > *, #round-summary, footer')]
+              .map(e => `${e.tagName.toLowerCase()}${e.id ? '#' + e.id : ''}.${e.className}: `
+                        + `${Math.round(e.getBoundingClientRect().top)}-${Math.round(e.getBoundingClientRect().bottom)}`)
+              .join('; ')"""
+    )
+    height = page.evaluate("document.documentElement.scrollHeight")
+    return f"phase {phase(page)}, page {height} px: {parts}"
+
+
 @pytest.mark.parametrize("size", [(1280, 800), (390, 844)], ids=["desktop", "phone"])
 def test_round_summary_leaves_the_decision_in_view(browser: Browser, server: str, size: tuple[int, int]) -> None:
     width, height = size
@@ -487,7 +500,7 @@ def test_round_summary_leaves_the_decision_in_view(browser: Browser, server: str
         assert wait_for_turn(page) == "mine", "the match ended before the next round's first decision"
         if width >= 1000:
             # The whole table fits a 1280x800 window: acting never scrolls the header away.
-            assert page.evaluate("document.documentElement.scrollHeight <= window.innerHeight"), phase(page)
+            assert page.evaluate("document.documentElement.scrollHeight <= window.innerHeight"), _heights(page)
         if page.locator("#round-summary").count() and phase(page) in ("trump", "exchange"):
             break
         decide(page)
