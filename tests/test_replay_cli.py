@@ -350,3 +350,21 @@ def test_not_json_names_the_place_once(text: str, message: str) -> None:
     """json's own message may end in "at" (before, "starting at at line 1")."""
     with pytest.raises(RecordFormatError, match=f"^{message}$"):
         read_record(text)
+
+
+def test_a_variants_settings_are_named(tmp_path: Path) -> None:
+    """Before, a variant of a preset was shown as 'Rules: table+custom', its settings unsaid."""
+    import random
+
+    from sobedesce.core import Match, Rules, dumps_record
+
+    path = tmp_path / "variant.json"
+    match = Match(Rules.from_spec({"preset": "table", "min_discard": 2, "no_trick_penalty": 4}))
+    match.deal(rng=random.Random(1))
+    path.write_text(dumps_record(match), encoding="utf-8")
+    result = run_replay(path)
+    assert result.returncode == 0, result.stderr
+    assert "Rules: table+custom (min_discard=2, no_trick_penalty=4)" in result.stdout
+    plain = tmp_path / "plain.json"
+    plain.write_text(dumps_record(Match("table")), encoding="utf-8")
+    assert "Rules: table\n" in run_replay(plain).stdout

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Mapping
 
@@ -67,8 +68,17 @@ def describe_round(match: Match, number: int, current: Round) -> list[str]:
     return lines
 
 
+def _setting(value: object) -> str:
+    """A setting's value as a record writes it (true, null, 2, "C")."""
+    return json.dumps(value)
+
+
 def describe_summary(match: Match, result: Mapping[str, object]) -> str:
-    lines = [f"Rules: {match.rules.name}"]
+    rules = match.rules
+    changed = rules.overrides()
+    # A variant names what it changes from its preset ("table+custom" alone said nothing).
+    settings = f" ({', '.join(f'{key}={_setting(value)}' for key, value in changed.items())})" if changed else ""
+    lines = [f"Rules: {rules.name}{settings}"]
     for number, current in enumerate(match.rounds, start=1):
         lines.extend(describe_round(match, number, current))
     lines.append(f"Scores: {' '.join(str(s) for s in match.scores)}")
