@@ -568,10 +568,7 @@ class Round:
         scores = _checks.whole_numbers("scores", scores, "four scores")
         streaks = _checks.whole_numbers("streaks", streaks, "four counts", size=rules.max_sit_outs_in_row + 1)
         hand_masks = _checks.whole_numbers("hands", hands, "four masks", size=1 << 40)
-        active_list = list(_checks.whole_numbers("active", active, "four of 1, 0 and -1"))
-        for seat, flag in enumerate(active_list):
-            if flag not in (-1, 0, 1):
-                raise ValueError(f"active[{seat}]: must be 1 (plays), 0 (sits out) or -1 (not decided), not {flag}")
+        active_list = list(_checks.whole_numbers("active", active, "four of 1, 0 and -1"))  # each: _check_decisions
         discard_list = list(_checks.whole_numbers("discards", discards, "four counts", size=HAND_SIZE + 1))
         stock_cards = _checks.cards("stock", stock)
         played = [_checks.cards(f"tricks[{k}]", trick) for k, trick in enumerate(tricks)]

@@ -25,7 +25,7 @@ from typing import Final
 from . import _checks
 from .actions import Action, IllegalActionError
 from .cards import Card
-from .game import Phase, Round, _shuffled_indices, not_an_action
+from .game import Phase, Round, _shuffled_indices, check_deck, not_an_action
 from .logic import match_winners, riscos_for, settle_round
 from .rules import CLASSIC, Rules, find_rules
 
@@ -241,7 +241,11 @@ class Match:
             new = Round.__new__(Round)
             new._deal(self._rules, dealer, bytes(indices), self._scores, self._streaks)
         else:
-            new = Round(self._rules, dealer, deck, self._scores, self._streaks)  # checks the deck
+            # The dealer, scores and streaks are the match's own, checked already: only the
+            # deck is new (``Round(...)`` would check all of them again, every round).
+            check_deck(deck)
+            new = Round.__new__(Round)
+            new._deal(self._rules, dealer, bytes([int(card) for card in deck]), self._scores, self._streaks)
         self._rounds.append(new)
         self._bind(new)
         return new
