@@ -1316,3 +1316,294 @@ def test_the_texts_shared_by_a_tables_connections_are_each_connections_own_messa
                     assert texts.event(version, event, receiver) == _dumps(own)
                 checked += 1
         assert checked >= 400 or driver.status == "over"
+
+
+# -- bad input at the edges: HTTP bodies, request ids -----------------------------------------
+
+
+def test_an_http_body_nested_too_deeply_is_refused_as_over_the_websocket(make_server: MakeServer) -> None:
+    """A JSON body nested 10,000 deep got FastAPI's generic 400 "There was an error parsing
+    the body", where the WebSocket answers "JSON nested too deeply": the same code and text
+    now, in the lobby's error shape (as any body that is not JSON), and the server goes on."""
+    server = make_server()
+    deep = "[" * 10_000 + "]" * 10_000
+
+    async def over_the_websocket() -> Message:
+        client = await GameClient.person(server, "deep")
+        return await refused(client, deep, "bad_json", naming="nested too deeply")
+
+    said = run(over_the_websocket())
+    with server.http() as http:
+        token = http.post("/api/players", json={"name": unique_name("Deep")}).json()["token"]
+        auth = {"Authorization": f"Bearer {token}", "content-type": "application/json"}
+        for path, body in (
+            ("/api/players", deep),
+            ("/api/players", '{"name": ' + deep + "}"),
+            ("/api/tables", '{"seats": ' + deep + "}"),
+            ("/api/quick", deep),
+            # Past the limit (100), though far short of what Python's parser still reads.
+            ("/api/players", '{"name": ' + "[" * 100 + "]" * 100 + "}"),
+        ):
+            answer = http.post(path, content=body, headers=auth)
+            assert answer.status_code == 400, (path, answer.status_code, answer.text[:200])
+            assert answer.json() == {"detail": said["message"], "code": "bad_json"}, answer.text[:200]
+        # Nested as deep as allowed: read, and refused for what it holds (a 422 naming it).
+        answer = http.post("/api/players", content='{"name": ' + "[" * 99 + "]" * 99 + "}", headers=auth)
+        assert answer.status_code == 422 and answer.json()["detail"][0]["loc"] == ["body", "name"], answer.text[:200]
+        # A body that is no JSON says why, as the WebSocket does.
+        for body, words in ((b'{"name": "\xe9"}', "not UTF-8"), (b"{not json", "not JSON")):
+            answer = http.post("/api/players", content=body, headers=auth)
+            assert answer.status_code == 400, answer.text[:200]
+            assert answer.json()["code"] == "bad_json" and words in answer.json()["detail"], answer.text[:200]
+        # The server goes on.
+        assert http.get("/api/health").json()["status"] == "ok"
+        assert http.post("/api/players", json={"name": unique_name("After")}).status_code == 201
+        assert http.post("/api/quick", headers=auth).status_code == 201
+
+
+def test_http_values_json_cannot_write_back_are_a_422_not_a_500(make_server: MakeServer) -> None:
+    """FastAPI's 422 echoes the value it refused: a clock of NaN, Infinity or 1e309 (read as
+    infinity) or a name with a lone surrogate ("\\ud800") could not be written in JSON, and the
+    answer was a 500 "Internal Server Error".  Now a 422 naming the field, the value as text."""
+    server = make_server()
+    with server.http() as http:
+        token = http.post("/api/players", json={"name": unique_name("Inf")}).json()["token"]
+        auth = {"Authorization": f"Bearer {token}", "content-type": "application/json"}
+        seats = '["you", "open", "easy", "easy"]'
+        for clock, shown in (("NaN", "nan"), ("Infinity", "inf"), ("-Infinity", "-inf"), ("1e309", "inf")):
+            answer = http.post("/api/tables", content=f'{{"seats": {seats}, "clock": {clock}}}', headers=auth)
+            assert answer.status_code == 422, (clock, answer.status_code, answer.text[:200])
+            [problem] = answer.json()["detail"]
+            assert problem["loc"] == ["body", "clock"] and "finite" in problem["msg"], problem
+            assert problem["input"] == shown, problem
+        answer = http.post("/api/players", content='{"name": "\\ud800"}', headers=auth)
+        assert answer.status_code == 422, answer.text[:200]
+        [problem] = answer.json()["detail"]
+        assert problem["loc"] == ["body", "name"] and problem["input"] == "\\ud800", problem
+        answer = http.post("/api/players", content='{"name": "Ana", "x\\udfff": 1}', headers=auth)
+        assert answer.status_code == 422, answer.text[:200]
+        assert "x\\udfff" in [p["input"] for p in answer.json()["detail"]], answer.text[:200]  # the key
+        # The server goes on.
+        assert http.get("/api/health").json()["status"] == "ok"
+        made = http.post("/api/tables", content=f'{{"seats": {seats}, "clock": 30}}', headers=auth)
+        assert made.status_code == 201 and made.json()["clock"] == 30, made.text[:200]
+
+
+def test_a_request_id_the_server_cannot_write_back_is_refused_and_the_connection_stays(
+    make_server: MakeServer,
+) -> None:
+    """The error answering a message echoes its ``id``: one holding a lone surrogate
+    ("\\ud800") could not be encoded, and the connection failed (closed with no close frame)
+    instead of the message, a seated person's included.  Now a ``bad_message`` without the
+    id, and the match goes on."""
+    server = make_server()
+
+    async def scenario() -> None:
+        rng = random.Random("surrogate")
+        person = await GameClient.person(server, "ana")
+        await person.quick("classic", "easy")
+        await person.play(rng, stop=lambda c: c.my_turn)
+        v = person.v
+        assert v is not None and person.state is not None
+        act = '{"type": "act", "id": "\\ud800", "v": ' + str(v) + ', "action": {"kind": "turn"}}'
+        for text in (act, '{"type": "hint", "id": "\\udfff"}', '{"type": "ping", "id": "\\ud800"}'):
+            error = await refused(person, text, "bad_message", naming="id")
+            assert "id" not in error, error
+        await still_there([person], v)
+        ack = await person.decide(choose_action(person.state, rng))
+        assert ack["v"] > v
+
+    run(scenario())
+
+
+# -- spectators and the tables of a player, inside the server --------------------------------
+
+
+class _Socket:
+    """The WebSocket that ``app._serve`` reads and writes, held by the test: a message said
+    to it is received by the server; from ``break_()`` on, every write fails (the peer is
+    gone) while the read goes on waiting (its end not heard yet)."""
+
+    def __init__(self, token: str) -> None:
+        self.headers = {"authorization": f"Bearer {token}"}
+        self.inbox: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+        self.outbox: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+        self.broken = False
+        self.failed = asyncio.Event()
+
+    def say(self, message: dict[str, Any]) -> None:
+        self.inbox.put_nowait({"type": "websocket.receive", "text": json.dumps(message)})
+
+    def hang_up(self) -> None:
+        self.inbox.put_nowait({"type": "websocket.disconnect", "code": 1006})
+
+    async def receive(self) -> dict[str, Any]:
+        return await self.inbox.get()
+
+    async def send_text(self, text: str) -> None:
+        if self.broken:
+            self.failed.set()
+            raise ConnectionResetError("the peer is gone")
+        self.outbox.put_nowait(json.loads(text))
+
+    async def close(self, code: int = 1000, reason: str = "") -> None:
+        pass
+
+
+async def _ignore(text: str) -> None:
+    pass
+
+
+async def _next_of(queue: asyncio.Queue[dict[str, Any]], kind: str, test: Callable[[Message], bool] = bool) -> Message:
+    """The next message of type ``kind`` (and passing ``test``) put in ``queue``."""
+    while True:
+        message = await asyncio.wait_for(queue.get(), 30)
+        if message["type"] == kind and test(message):
+            return message
+
+
+def test_a_closed_spectator_stops_counting_at_once(tmp_path: Path) -> None:
+    """A spectator whose connection is gone (a write to it failed) counted among the table's
+    spectators, in what the others were told and in ``GET /api/tables/{id}``, until its end
+    was heard and it was detached (for a peer that stopped answering, until the close timed
+    out).  Now it stops counting at once, and the others are told."""
+    from sobedesce.server.app import _serve
+    from sobedesce.server.store import Store
+    from sobedesce.server.tables import Client, Settings, Tables
+
+    async def scenario() -> None:
+        store = Store(f"sqlite:///{tmp_path / 'store.db'}")
+        store.migrate()
+        tables = Tables(store, Settings(pace=0))
+        heard: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+
+        async def to_host(text: str) -> None:
+            heard.put_nowait(json.loads(text))
+
+        host = Client(to_host)
+        host.start()
+        serving: asyncio.Task[None] | None = None
+        try:
+            host.player, _ = await tables.register("Host")
+            _, token = await tables.register("Watcher")
+            room = await tables.create(host.player, "classic", ["you", "open", "easy", "easy"])
+            await tables.join(host, room.id)
+            socket = _Socket(token)
+            serving = asyncio.create_task(_serve(socket, tables, None))  # type: ignore[arg-type]
+            await _next_of(socket.outbox, "welcome")
+            socket.say({"type": "watch", "table": room.id})
+            await _next_of(socket.outbox, "joined")
+            # The last message of the watch, written: nothing more waits to be sent to it.
+            await _next_of(socket.outbox, "table", lambda m: m["table"]["spectators"] == 1)
+            await _next_of(heard, "table", lambda m: m["table"]["spectators"] == 1)
+
+            # Closed, not detached yet (its end not heard yet): it does not count.
+            lingering = Client(_ignore)
+            await tables.watch(lingering, room.id)
+            assert (await tables.table_info(room.id))["spectators"] == 2
+            lingering.closed = True
+            info = await tables.table_info(room.id)
+            assert info["spectators"] == 1 and room.public()["spectators"] == 1, info
+            tables.detach(lingering)
+            await _next_of(heard, "table", lambda m: m["table"]["spectators"] == 2)
+            await _next_of(heard, "table", lambda m: m["table"]["spectators"] == 1)
+
+            # The watcher's peer is gone; its end is not heard yet.  Another spectator comes:
+            # the table message written to the watcher fails.
+            socket.broken = True
+            other = Client(_ignore)
+            other.start()
+            other.player = host.player
+            await tables.watch(other, room.id)
+            await asyncio.wait_for(socket.failed.wait(), 30)
+            info = await tables.table_info(room.id)
+            assert info["spectators"] == 1, info
+            # ... and the host is told: two spectators, then one.
+            await _next_of(heard, "table", lambda m: m["table"]["spectators"] == 2)
+            told = await _next_of(heard, "table")
+            assert told["table"]["spectators"] == 1, told
+            assert all(c.seat is not None or c is other for c in room.clients)
+        finally:
+            if serving is not None:
+                socket.hang_up()
+                await asyncio.wait_for(serving, 30)
+            await host.stop()
+            await tables.close()
+            store.close()
+
+    run(scenario())
+
+
+class _RacingStore:
+    """Mixed into a Store: its table creations wait for each other at ``barrier`` before
+    writing, so that every process has counted the player's tables (where the server used to
+    count them) before any stores its new one."""
+
+    barrier: Any = None
+
+    def create_table(self, row: Any, **options: Any) -> Any:
+        if self.barrier is not None:
+            self.barrier.wait(60)
+        return super().create_table(row, **options)  # type: ignore[misc]
+
+
+@pytest.mark.parametrize("leases", [False, True], ids=["one-process-each", "cluster-leases"])
+@pytest.mark.parametrize(
+    "backend", ["sqlite", pytest.param("postgresql", marks=pytest.mark.skipif(not POSTGRES_URL, reason=POSTGRES_SKIP))]
+)
+def test_two_processes_cannot_give_a_player_a_fourth_table(backend: str, leases: bool, tmp_path: Path) -> None:
+    """The three tables a player may have were counted under one process's lock: two processes
+    sharing the database (a cluster) could each pass the count at once, and the player had
+    four.  Here both have counted before either stores (a barrier): one table is refused."""
+    import threading
+    from types import SimpleNamespace
+
+    from sobedesce.server.lease import Leases
+    from sobedesce.server.store import Store
+    from sobedesce.server.tables import Settings, Tables
+
+    if leases and backend == "sqlite":
+        pytest.skip("leases are for several processes, which share a PostgreSQL store")
+
+    class RacingStore(_RacingStore, Store):
+        pass
+
+    async def scenario(url: str) -> None:
+        stores = [RacingStore(url) for _ in range(2)]
+        stores[0].migrate()
+        processes = [Tables(store, Settings(pace=0)) for store in stores]
+        if leases:
+            for n, process in enumerate(processes):
+                process.cluster = SimpleNamespace(
+                    leases=Leases(process.store, f"process-{n}", 30), table_changed=lambda room: None
+                )
+        seats = ["you", "open", "easy", "easy"]
+        try:
+            player, _ = await processes[0].register("Racer")
+            for _ in range(2):
+                await processes[0].create(player, "classic", seats)
+            barrier = threading.Barrier(2)
+            for store in stores:
+                store.barrier = barrier
+            outcomes = await asyncio.gather(
+                *(process.create(player, "classic", seats) for process in processes), return_exceptions=True
+            )
+            refused = [o for o in outcomes if isinstance(o, Exception)]
+            assert len(refused) == 1, outcomes
+            assert getattr(refused[0], "code", None) == "too_many_tables", outcomes
+            assert "3 tables" in str(refused[0]), refused[0]
+            for store in stores:
+                store.barrier = None
+            assert len(stores[1].tables(("open", "playing"), created_by=player.id)) == 3
+        finally:
+            for process in processes:
+                await process.close()
+            for store in stores:
+                store.close()
+
+    if backend == "sqlite":
+        run(scenario(f"sqlite:///{tmp_path / 'store.db'}"))
+    else:
+        assert POSTGRES_URL is not None
+        with postgres_schema(POSTGRES_URL) as url:
+            run(scenario(url))

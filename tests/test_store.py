@@ -24,6 +24,7 @@ from sobedesce.server.store import (
     Store,
     StoreError,
     TableRow,
+    TooManyTables,
     metadata,
 )
 
@@ -482,6 +483,77 @@ def test_a_write_fenced_by_an_old_epoch_is_refused_and_writes_nothing(pg_store: 
     store.append_fenced([("t1", [(2, {"b": 2})], 2, 2)])
     assert store.decisions("t1") == [(1, {"a": 1}), (2, {"b": 2})]
     assert (store.table("t1").version, store.table("t1").status) == (2, "playing")  # type: ignore[union-attr]
+
+
+def test_the_tables_a_player_may_have_are_counted_and_stored_in_one_transaction(store: Store) -> None:
+    player = store.create_player("Ana", "h1")
+    for n in range(3):
+        store.create_table(table_row(f"t{n}", created_by=player.id), limit=3)
+    with pytest.raises(TooManyTables) as refused:
+        store.create_table(table_row("t3", created_by=player.id), limit=3)
+    assert (refused.value.count, refused.value.limit) == (3, 3)
+    assert store.table("t3") is None
+    # Finished and abandoned tables do not count; nor do another player's, nor without a limit.
+    store.update_table("t0", status="abandoned")
+    store.create_table(table_row("t3", created_by=player.id), limit=3)
+    store.create_table(table_row("t4", created_by=store.create_player("Bia", "h2").id), limit=3)
+    store.create_table(table_row("t5", created_by=player.id))
+    assert len(store.tables(("open", "playing"), created_by=player.id)) == 4
+
+
+def test_a_second_process_creating_a_table_for_the_player_waits_for_the_first(store: Store, database_url: str) -> None:
+    """Two processes (two engines) create a table for one player with two: the second's count
+    waits on the player's row while the first's transaction holds it, then sees its table."""
+    if not database_url.startswith("postgresql"):
+        pytest.skip("shows PostgreSQL's row lock at work (SQLite lets one writer in at a time)")
+    pg_store = store
+    other = Store(database_url)
+    player = pg_store.create_player("Ana", "h1")
+    for n in range(2):
+        pg_store.create_table(table_row(f"t{n}", created_by=player.id), limit=3)
+    inside, release = threading.Event(), threading.Event()
+
+    def hold(connection: sa.Connection) -> None:
+        inside.set()  # counted, the new table written: not committed until released
+        assert release.wait(60)
+
+    outcome: dict[str, object] = {}
+
+    def second() -> None:
+        try:
+            other.create_table(table_row("late", created_by=player.id), limit=3)
+        except TooManyTables as error:
+            outcome["refused"] = error
+        else:
+            outcome["created"] = True
+
+    first = threading.Thread(
+        target=pg_store.create_table, args=(table_row("held", created_by=player.id),), kwargs={"then": hold, "limit": 3}
+    )
+    racer = threading.Thread(target=second)
+    first.start()
+    try:
+        assert inside.wait(60)
+        racer.start()
+        # The second waits on a lock (PostgreSQL says so), not on a timer of the test.
+        waiting = sa.text(
+            "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE '%FOR NO KEY UPDATE%'"
+        )
+        deadline = datetime.now(UTC) + timedelta(seconds=60)
+        with other._engine.connect() as watcher:
+            while not watcher.execute(waiting).scalar():
+                assert datetime.now(UTC) < deadline, "the second creation never waited on the player's row"
+                assert racer.is_alive(), f"the second creation did not wait: {outcome}"
+                threading.Event().wait(0.01)  # polling a condition; no timing is assumed
+        assert outcome == {}
+    finally:
+        release.set()
+        first.join(60)
+        if racer.ident is not None:
+            racer.join(60)
+        other.close()
+    assert isinstance(outcome.get("refused"), TooManyTables), outcome
+    assert sorted(row.id for row in pg_store.tables(("open",), created_by=player.id)) == ["held", "t0", "t1"]
 
 
 # -- matches, ratings, leaderboards, history

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import math
 import time
 import uuid
 from collections.abc import AsyncIterator, Sequence
@@ -18,6 +19,8 @@ from typing import Annotated, Any, Literal
 from urllib.parse import urlsplit
 
 from fastapi import Body, FastAPI, Header, HTTPException, Query, WebSocket, WebSocketDisconnect
+from fastapi.encoders import jsonable_encoder
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field
@@ -43,7 +46,9 @@ from .protocol import (
     action_from_json,
     error_json,
     hint_json,
+    loads_json,
     parse_message,
+    text_of,
 )
 from .store import Store, StoreError
 from .tables import Client, ServerError, Settings, Tables
@@ -88,37 +93,84 @@ class _Bucket:
         self.tokens -= 1
 
 
-class _BodyLimit:
-    """Refuse an HTTP request body over ``limit`` bytes with a 413, as the WebSocket refuses a
-    message over 64 KiB: by its ``Content-Length`` before reading it, or (sent in chunks) as
-    soon as it grows past the limit.  Without it a body of any size was read into memory,
-    parsed, and echoed back whole in the 422 that refused it."""
+class _BodyCheck:
+    """Read an HTTP request body before the app does, and refuse what the WebSocket refuses of
+    a message, alike:
+
+    - over ``limit`` bytes: a 413, by its ``Content-Length`` before reading it, or (sent in
+      chunks) as soon as it grows past the limit.  Without it a body of any size was read into
+      memory, parsed, and echoed back whole in the 422 that refused it;
+    - a JSON body that is no JSON (nested more than ``MAX_NESTING`` deep, not UTF-8, or not
+      JSON at all): a 400 with the WebSocket's ``bad_json`` code and text, in the lobby's error
+      shape.  FastAPI answered a body nested too deeply, or not UTF-8, with a generic "There
+      was an error parsing the body"; and a body nested just less deeply than its parser's
+      stack allows could pass it and fail later.
+    """
 
     def __init__(self, app: Any, limit: int) -> None:
         self.app, self.limit = app, limit
         self.detail = f"a request body may hold at most {limit} bytes"
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
-        if scope["type"] != "http":
+        if scope["type"] != "http" or scope["method"] not in ("POST", "PUT", "PATCH"):
             await self.app(scope, receive, send)
             return
-        length = dict(scope["headers"]).get(b"content-length")
+        headers = dict(scope["headers"])
+        length = headers.get(b"content-length")
         if length is not None and (not length.isdigit() or int(length) > self.limit):
             await JSONResponse({"detail": self.detail}, status_code=413)(scope, receive, send)
             return
-        received = 0
-
-        async def limited_receive() -> Any:
-            nonlocal received
+        body = bytearray()
+        while True:
             message = await receive()
-            if message["type"] == "http.request":
-                received += len(message.get("body", b""))
-                if received > self.limit:
-                    # Raised while FastAPI reads the body: answered as any HTTPException is.
-                    raise HTTPException(413, self.detail)
-            return message
+            if message["type"] != "http.request":
+                return  # the client went away before sending it all: nobody to answer
+            body += message.get("body", b"")
+            if len(body) > self.limit:
+                await JSONResponse({"detail": self.detail}, status_code=413)(scope, receive, send)
+                return
+            if not message.get("more_body", False):
+                break
+        if body and _json_typed(headers.get(b"content-type")):
+            try:
+                loads_json(bytes(body))
+            except ProtocolError as error:
+                answer = JSONResponse({"detail": error.message, "code": error.code}, status_code=400)
+                await answer(scope, receive, send)
+                return
+        read = False
 
-        await self.app(scope, limited_receive, send)
+        async def replay() -> Any:
+            nonlocal read
+            if not read:
+                read = True
+                return {"type": "http.request", "body": bytes(body), "more_body": False}
+            return await receive()
+
+        await self.app(scope, replay, send)
+
+
+def _json_typed(content_type: bytes | None) -> bool:
+    """A body FastAPI reads as JSON: ``application/json``, ``application/…+json``, or no type."""
+    if not content_type:
+        return True
+    kind = content_type.split(b";", 1)[0].strip().lower()
+    return kind == b"application/json" or (kind.startswith(b"application/") and kind.endswith(b"+json"))
+
+
+def _sendable(value: Any) -> Any:
+    """``value`` made fit for a JSON answer: a number JSON has no text for (``inf``, ``nan``)
+    and a string UTF-8 cannot encode (a lone surrogate, ``"\\ud800"``) are written as text.
+    FastAPI's 422 echoes the input it refused, and failed with a 500 on such values."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return str(value)
+    if isinstance(value, str):
+        return value if text_of(value) is not None else value.encode("utf-8", "backslashreplace").decode()
+    if isinstance(value, dict):
+        return {_sendable(key): _sendable(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_sendable(item) for item in value]
+    return value
 
 
 # At module level: with postponed annotations, FastAPI resolves a parameter's annotation in the
@@ -196,7 +248,7 @@ def create_app(
         version=_version(),
         lifespan=lifespan,
     )
-    app.add_middleware(_BodyLimit, limit=MAX_MESSAGE_BYTES)
+    app.add_middleware(_BodyCheck, limit=MAX_MESSAGE_BYTES)
 
     def tables() -> Tables:
         return tables_holder["tables"]
@@ -212,6 +264,11 @@ def create_app(
             return await tables().authenticate(token)
         except ServerError as error:
             raise HTTPException(401, error.message) from None
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid_request(request: Any, error: RequestValidationError) -> JSONResponse:
+        # FastAPI's own answer, but for values it could not write (a 500 instead of the 422).
+        return JSONResponse({"detail": _sendable(jsonable_encoder(error.errors()))}, status_code=422)
 
     @app.exception_handler(ServerError)
     async def server_error(request: Any, error: ServerError) -> JSONResponse:
@@ -383,7 +440,12 @@ def _origin_ok(websocket: WebSocket, allowed: Sequence[str]) -> bool:
 
 async def _serve(websocket: WebSocket, tables: Tables, cluster: Cluster | None) -> None:
     async def drop() -> None:
-        # The receive below then ends, and the connection is detached like any closed one.
+        # Too slow, or its last send failed: the connection leaves its table now (no longer
+        # counted as its seat's or a spectator, and the others are told), not only once the
+        # receive below ends, which waits for a peer that may never answer the close.
+        tables.detach(client)
+        if cluster is not None:
+            await cluster.unlink(client)  # at a table another process holds: it is told too
         with contextlib.suppress(Exception):
             await websocket.close(code=1013, reason="too slow: messages were dropped; join again with since")
 

@@ -131,9 +131,10 @@ class Leases:
             raise
         return epoch
 
-    def create(self, row: TableRow) -> int:
+    def create(self, row: TableRow, *, limit: int | None = None) -> int:
         """Store a new table with its lease, in one transaction (so that no other process
-        takes it for a table nobody holds): the lease's epoch."""
+        takes it for a table nobody holds): the lease's epoch.  ``limit``: as for
+        :meth:`~sobedesce.server.store.Store.create_table`, the tables its creator may have."""
 
         def lease(connection: Connection) -> int:
             epoch = self._acquire(connection, row.id)
@@ -141,7 +142,7 @@ class Leases:
                 raise StoreError(f"the new table {row.id!r} has a lease already")
             return epoch
 
-        epoch = self.store.create_table(row, then=lease)
+        epoch = self.store.create_table(row, then=lease, limit=limit)
         assert epoch is not None
         return epoch
 

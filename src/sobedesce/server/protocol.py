@@ -14,7 +14,9 @@ game state into messages, so there is one choke point for hidden information
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Sequence
+from itertools import accumulate
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, TypeAdapter, ValidationError
@@ -39,6 +41,7 @@ from sobedesce.table import Event
 __all__ = [
     "LEVELS",
     "MAX_MESSAGE_BYTES",
+    "MAX_NESTING",
     "ClientMessage",
     "ProtocolError",
     "action_from_json",
@@ -46,14 +49,20 @@ __all__ = [
     "error_json",
     "event_json",
     "hint_json",
+    "loads_json",
     "parse_message",
     "public_state_json",
     "seat_state_json",
     "state_json",
     "stored_action",
+    "text_of",
 ]
 
 MAX_MESSAGE_BYTES = 64 * 1024
+MAX_NESTING = 100
+"""Arrays and objects a message (or an HTTP body) may nest, one in another; no valid one
+nests more than three.  A fixed number, so that a WebSocket message and an HTTP body are
+refused alike, whatever depth of the server's own stack each is parsed at."""
 LEVELS = ("easy", "hard", "expert")
 
 _Id = Annotated[str, StringConstraints(min_length=1, max_length=64)]
@@ -172,19 +181,61 @@ _CLIENT_MESSAGE: TypeAdapter[Any] = TypeAdapter(ClientMessage)
 MESSAGE_TYPES = ("hello", "create", "quick", "list", "join", "watch", "leave", "act", "hint", "ping")
 
 
+# A string, escapes and all; one left open runs to the end (so that no text makes it backtrack).
+_JSON_STRING = re.compile(r'"(?:[^"\\]|\\.)*"?', re.DOTALL)
+_NOT_A_BRACKET = re.compile(r"[^\[\]{}]+")
+_NESTING_STEP = {"[": 1, "{": 1, "]": -1, "}": -1}
+TOO_DEEP = f"JSON nested too deeply: at most {MAX_NESTING} arrays and objects one in another"
+
+
+def loads_json(text: str | bytes) -> Any:
+    """The value of a JSON text (a WebSocket message, an HTTP body), or :class:`ProtocolError`
+    ``bad_json`` saying why it is none: not JSON, not UTF-8 text, or nested deeper than
+    :data:`MAX_NESTING`."""
+    if isinstance(text, (bytes, bytearray)):
+        try:
+            # As json.loads reads bytes (UTF-8, or UTF-16/32 by their first bytes).
+            text = bytes(text).decode(json.detect_encoding(text), "surrogatepass")
+        except UnicodeDecodeError as error:
+            raise ProtocolError("bad_json", f"not JSON: not UTF-8 text ({error})") from None
+    if text.count("[") + text.count("{") > MAX_NESTING and _nesting(text) > MAX_NESTING:
+        raise ProtocolError("bad_json", TOO_DEEP)
+    try:
+        return json.loads(text)
+    except ValueError as error:
+        raise ProtocolError("bad_json", f"not JSON: {error}") from None
+    except RecursionError:  # pragma: no cover - the nesting is checked first
+        raise ProtocolError("bad_json", TOO_DEEP) from None
+
+
+def _nesting(text: str) -> int:
+    """How deep the arrays and objects of a JSON text nest (brackets in strings not counted)."""
+    brackets = _NOT_A_BRACKET.sub("", _JSON_STRING.sub("", text))
+    return max(accumulate(map(_NESTING_STEP.__getitem__, brackets)), default=0)
+
+
+def text_of(value: Any) -> str | None:
+    """``value`` if it is a string the server can send back (UTF-8: no lone surrogate), else
+    ``None``: a request id that cannot be echoed is left out of the answer."""
+    if not isinstance(value, str):
+        return None
+    try:
+        value.encode()
+    except UnicodeEncodeError:
+        return None
+    return value
+
+
 def parse_message(text: str | bytes) -> Any:
     """A client message from its text; raises :class:`ProtocolError` naming what is wrong."""
     if len(text) > MAX_MESSAGE_BYTES:
         raise ProtocolError("too_large", f"a message may hold at most {MAX_MESSAGE_BYTES} bytes")
-    try:
-        raw = json.loads(text)
-    except (ValueError, UnicodeDecodeError) as error:
-        raise ProtocolError("bad_json", f"not JSON: {error}") from None
-    except RecursionError:
-        raise ProtocolError("bad_json", "JSON nested too deeply") from None
+    raw = loads_json(text)
     if not isinstance(raw, dict):
         raise ProtocolError("bad_message", "a message is a JSON object with a 'type'")
-    request_id = raw.get("id") if isinstance(raw.get("id"), str) else None
+    # Echoed in the error that answers it: an id with a lone surrogate ("\ud800") could not be
+    # encoded, and failed the connection instead of the message.
+    request_id = text_of(raw.get("id"))
     kind = raw.get("type")
     if kind not in MESSAGE_TYPES:
         if kind is None:
@@ -364,8 +415,10 @@ def event_json(event: Event, receiver: int | None) -> dict[str, Any]:
 
 
 def error_json(code: str, message: str, request_id: str | None = None) -> dict[str, Any]:
-    """An ``error`` message, answering request ``request_id`` when it had an id."""
+    """An ``error`` message, answering request ``request_id`` when it had an id (one that
+    cannot be sent back, with a lone surrogate, is left out)."""
     error: dict[str, Any] = {"type": "error", "code": code, "message": message}
+    request_id = text_of(request_id)
     if request_id is not None:
         error["id"] = request_id
     return error

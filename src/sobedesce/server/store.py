@@ -39,6 +39,7 @@ __all__ = [
     "Store",
     "StoreError",
     "TableRow",
+    "TooManyTables",
     "metadata",
 ]
 
@@ -74,6 +75,15 @@ class NameTaken(StoreError):
     def __init__(self, name: str) -> None:
         super().__init__(f"the name {name!r} is taken")
         self.name = name
+
+
+class TooManyTables(StoreError):
+    """The table's creator has as many tables open or in play as a player may."""
+
+    def __init__(self, count: int, limit: int) -> None:
+        super().__init__(f"the player has {count} tables open or in play, and may have {limit}")
+        self.count = count
+        self.limit = limit
 
 
 @dataclass(frozen=True)
@@ -525,14 +535,24 @@ class Store:
 
     # -- tables
 
-    def create_table(self, row: TableRow, *, then: Callable[[Connection], T] | None = None) -> T | None:
+    def create_table(
+        self, row: TableRow, *, then: Callable[[Connection], T] | None = None, limit: int | None = None
+    ) -> T | None:
         """Store a new table; StoreError if its id or invite code is taken.  ``then`` runs in the
-        same transaction (taking the new table's lease), its result returned."""
+        same transaction (taking the new table's lease), its result returned.
+
+        With ``limit``, only while its creator has fewer than ``limit`` tables open or in play:
+        TooManyTables otherwise.  The count and the insert are one transaction that holds the
+        creator's row (PostgreSQL: ``SELECT … FOR NO KEY UPDATE``; SQLite: one writer at a
+        time), so that two processes sharing the database wait for each other instead of both
+        passing the count before either has stored its table."""
         _check_status(row.status)
         if row.created_at.tzinfo is None:
             raise ValueError("created_at must be timezone-aware")
         try:
             with self._transaction(write=True) as connection:
+                if limit is not None and row.created_by is not None:
+                    self._check_tables_limit(connection, row.created_by, limit)
                 connection.execute(
                     t_tables.insert().values(
                         id=row.id,
@@ -553,6 +573,21 @@ class Store:
                 return then(connection) if then is not None else None
         except exc.IntegrityError as error:
             raise StoreError(f"cannot store the table {row.id!r}: {self._reason(error)}") from None
+
+    @staticmethod
+    def _check_tables_limit(connection: Connection, player_id: int, limit: int) -> None:
+        # Held until the transaction ends: another creation for this player waits here, then
+        # counts (a new statement: READ COMMITTED sees what the first one committed).  NO KEY
+        # UPDATE, so that the foreign keys of other rows naming the player do not wait for it.
+        connection.execute(sa.select(t_players.c.id).where(t_players.c.id == player_id).with_for_update(key_share=True))
+        count = connection.execute(
+            sa.select(sa.func.count())
+            .select_from(t_tables)
+            .where(t_tables.c.created_by == player_id)
+            .where(t_tables.c.status.in_(("open", "playing")))
+        ).scalar_one()
+        if count >= limit:
+            raise TooManyTables(int(count), limit)
 
     def update_table(
         self,

@@ -38,7 +38,17 @@ from .protocol import (
     seat_state_json,
     stored_action,
 )
-from .store import NAME_LENGTH, LeaseLost, NameTaken, Player, SeatResult, Store, StoreError, TableRow
+from .store import (
+    NAME_LENGTH,
+    LeaseLost,
+    NameTaken,
+    Player,
+    SeatResult,
+    Store,
+    StoreError,
+    TableRow,
+    TooManyTables,
+)
 
 __all__ = ["Client", "Room", "Seat", "ServerError", "Settings", "Tables", "check_name", "hash_token"]
 
@@ -146,6 +156,10 @@ class Client:
         while not self._queue.empty():
             self._queue.get_nowait()
         self._queue.put_nowait(None)
+        self._dropped()
+
+    def _dropped(self) -> None:
+        """Closed: ``drop`` runs once (the server closes the connection and forgets it at once)."""
         if self._drop is not None and self._dropping is None:
             self._dropping = asyncio.get_running_loop().create_task(self._drop())
 
@@ -157,7 +171,9 @@ class Client:
             try:
                 await self._send(text)
             except Exception:
+                # The connection is gone: forgotten now, not when its end is heard.
                 self.closed = True
+                self._dropped()
                 return
 
     async def stop(self) -> None:
@@ -227,6 +243,13 @@ class Room:
     def connected(self, seat: int) -> bool:
         return any(c.seat == seat and not c.closed for c in self.clients)
 
+    @property
+    def spectators(self) -> int:
+        """Connections watching the table: a closed one no longer counts, even before it is
+        detached (its connection's end is heard a moment later, or, for one that stopped
+        reading, only once its close handshake times out)."""
+        return sum(1 for c in self.clients if c.seat is None and not c.closed)
+
     def public(self, viewer: Client | None = None) -> dict[str, Any]:
         """What anyone may know of the table (and, for a seated person, its invitation code)."""
         seats = []
@@ -251,7 +274,7 @@ class Room:
             "clock": self.clock,
             "v": self.version,
             "match_id": self.match_id,
-            "spectators": sum(1 for c in self.clients if c.seat is None),
+            "spectators": self.spectators,
         }
         if viewer is not None and viewer.seat is not None and self.private:
             info["invite"] = self.invite_code
@@ -507,20 +530,23 @@ class Tables:
             created_at=_now(),
             match_id=None,
         )
-        # Counted and stored under the lobby's lock: concurrent requests of one player (from
-        # several connections) must not all pass the count before any of their tables is stored.
+        # Counted and stored in one transaction that holds the player's row: concurrent
+        # requests of one player (from several connections, or through several processes of
+        # a cluster) must not all pass the count before any of their tables is stored.  The
+        # lock of this process's lobby alone let each process pass it once more.
+        limit = self.settings.tables_per_player
         async with self._lobby:
-            live = await self.read(self.store.tables, ("open", "playing"), created_by=player.id)
-            if len(live) >= self.settings.tables_per_player:
+            try:
+                if self.cluster is not None:
+                    room.epoch = await self.write(self.cluster.leases.create, row, limit=limit)
+                else:
+                    await self.write(self.store.create_table, row, limit=limit)
+            except TooManyTables as error:
                 raise ServerError(
                     "too_many_tables",
-                    f"you have {len(live)} tables open or in play, the most a player may have: "
+                    f"you have {error.count} tables open or in play, the most a player may have: "
                     "finish a match, or leave a table before it starts, first",
-                )
-            if self.cluster is not None:
-                room.epoch = await self.write(self.cluster.leases.create, row)
-            else:
-                await self.write(self.store.create_table, row)
+                ) from None
             self.rooms[room.id] = room
         if all(seat.kind == "bot" for seat in room.seats):
             await self._start(room)  # four bots: a match to watch, started at once
