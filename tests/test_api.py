@@ -200,7 +200,7 @@ def test_seat_view_names_the_seat_it_needs() -> None:
         with pytest.raises(TypeError, match=r"seat|int"):
             seat_view(match, seat)  # type: ignore[arg-type]
     for seat in (-1, 4):
-        with pytest.raises(ValueError, match=r"^seat must be 0-3"):
+        with pytest.raises(ValueError, match=r"^seat: must be 0 to 3, not "):
             seat_view(match, seat)
 
 

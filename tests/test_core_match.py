@@ -204,3 +204,106 @@ def test_apply_and_deal_name_the_type_they_need() -> None:
         with pytest.raises(TypeError, match=NOT_AN_ACTION):
             match.apply(nothing)  # type: ignore[arg-type]
     assert match.phase == Phase.TRUMP and match.current_seat == 1
+
+
+# -- the seat, the trick, the deck and the rules, checked as the rest of the core ------------
+
+
+def _played_round(seed: int) -> Match:
+    match = Match("classic")
+    match.deal(rng=random.Random(seed), dealer=0)
+    rng = random.Random(seed + 1)
+    while legal := match.legal_actions():
+        match.apply(rng.choice(legal))
+    return match
+
+
+def test_seat_view_checks_its_seat_as_the_round_does() -> None:
+    """``seat_view`` had its own wording ("seat must be 0-3"); it says what ``Round.hand`` says."""
+    match = _played_round(3)
+    current = match.round
+    assert current is not None
+    for call in (lambda seat: seat_view(match, seat), current.hand):
+        for seat in (-1, 4):
+            with pytest.raises(ValueError, match=rf"^seat: must be 0 to 3, not {seat}$"):
+                call(seat)
+        # (Compiled by mypyc, the function's own check of an argument that is no int says it first.)
+        for seat in ("0", 1.0, None):
+            with pytest.raises(TypeError, match=rf"^seat: must be a whole number 0 to 3, not {seat!r}$|int object"):
+                call(seat)
+    assert type(seat_view(match, True).seat) is int
+
+
+def test_trick_seats_and_winner_name_the_trick_they_need() -> None:
+    """Before the first trick ``trick_seats(0)`` raised a bare IndexError, ``trick_winner(-1)`` too
+    ("list index out of range") and ``trick_winner("a")`` a TypeError comparing a str with an int;
+    a negative index of a round in play counted from the end."""
+    match = Match("classic")
+    current = match.deal(rng=random.Random(3), dealer=0)
+    with pytest.raises(ValueError, match=r"^index: must be a trick of this round so far \(none yet\), not 0$"):
+        current.trick_seats(0)
+    assert current.trick_winner(0) is None
+    for call in (current.trick_seats, current.trick_winner):
+        for index in (-1, 5):
+            with pytest.raises(ValueError, match=rf"^index: must be 0 to 4, not {index}$"):
+                call(index)
+        with pytest.raises(TypeError, match=r"^index: must be a whole number 0 to 4, not 'a'$|int object"):
+            call("a")  # type: ignore[arg-type]
+    finished = _played_round(3).round
+    assert finished is not None and finished.is_over
+    played = len(finished.leaders)
+    assert played and all(finished.trick_winner(k) in finished.trick_seats(k) for k in range(played))
+    if played < 5:
+        with pytest.raises(ValueError, match=rf"^index: must be a trick of this round so far \(0 to {played - 1}\)"):
+            finished.trick_seats(played)
+
+
+def test_check_deck_names_what_is_no_deck() -> None:
+    """``check_deck(5)`` raised "'int' object is not iterable"; compiled by mypyc, ``Round(rules, 0,
+    5)`` raised "union[str, bytes] object expected; got int"."""
+    from sobedesce.core import CLASSIC, Round
+
+    for deck in (5, None, "AS 7S", bytes(range(40)), iter(_deck(0))):
+        with pytest.raises(TypeError, match=r"^deck must be a sequence of the 40 cards \(a list or tuple"):
+            check_deck(deck)  # type: ignore[arg-type]
+        with pytest.raises(TypeError, match=r"^deck must be a sequence of the 40 cards \(a list or tuple"):
+            Round(CLASSIC, 0, deck)  # type: ignore[arg-type]
+    check_deck(_deck(0))
+
+
+def test_rules_made_directly_are_checked_as_from_spec_checks_them() -> None:
+    """``dataclasses.replace(CLASSIC, ...)`` or ``Rules(...)`` took any value: ``min_discard=9``
+    dealt a round where a seat that must play had no legal action, and a name of no preset failed
+    with a bare KeyError when the match's record was written."""
+    import dataclasses
+
+    from sobedesce.core import CLASSIC, PRESETS, TABLE, RulesError
+
+    # (Compiled by mypyc, a field's declared type is checked first: a bool or a str.)
+    for changes, message in [
+        ({"name": "mine"}, r"^rules\.name must be a preset's name \(classic, table\), .* not 'mine'$"),
+        ({"name": "+custom"}, r"^rules\.name must be a preset's name"),
+        ({"min_discard": 9}, r"^rules need 0 <= min_discard <= max_discard <= 5$"),
+        ({"min_discard": 3, "max_discard": 2}, r"^rules need 0 <= min_discard <= max_discard <= 5$"),
+        ({"max_discard": 6}, r"^rules need 0 <= min_discard <= max_discard <= 5$"),
+        ({"no_trick_penalty": -5}, r"^rules\.no_trick_penalty must be a whole number >= 0$"),
+        ({"start_score": "20"}, r"^rules\.start_score must be a whole number >= 0$|int object expected"),
+        ({"turn_up_allowed": 1}, r"^rules\.turn_up_allowed must be true or false$|bool object expected"),
+        ({"must_play_at_or_below": 2.5}, r"^rules\.must_play_at_or_below must be a whole number or null$|int or None"),
+        ({"doubled_suit": "C"}, r"^rules\.doubled_suit must be a Suit or None \(from_spec reads a letter\), not 'C'$"),
+        ({"all_play_suit": 1}, r"^rules\.all_play_suit must be a Suit or None"),
+        ({"direction": "up"}, r'^rules\.direction must be "clockwise" or "counter-clockwise"$'),
+    ]:
+        with pytest.raises((RulesError, TypeError), match=message):
+            dataclasses.replace(CLASSIC, **changes)
+    variant = dataclasses.replace(TABLE, name="table+mine", min_discard=2, doubled_suit=None)
+    assert variant.preset == "table" and variant.to_spec() == {
+        "preset": "table",
+        "min_discard": 2,
+        "doubled_suit": None,
+    }
+    match = Match(variant)
+    assert read_record(dumps_record(match)).rules.to_spec() == variant.to_spec()
+    from sobedesce.core.rules import _PRESET_NAMES
+
+    assert tuple(PRESETS) == _PRESET_NAMES

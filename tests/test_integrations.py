@@ -49,6 +49,101 @@ def test_action_ids_round_trip():
                 match.apply(action_from_id(rng.choice(ids), view.hand_mask))
 
 
+def _rules_slot(view) -> list[float]:
+    from sobedesce.integrations._encoding import OBS_SLOTS, observe
+
+    start, length = OBS_SLOTS["rules"]
+    return observe(view)[start : start + length]
+
+
+def test_the_rules_slot_is_the_preset_of_the_rules():
+    """The slot read ``turn_up_allowed``: a variant of classic without turn-up said "table"."""
+    import dataclasses
+
+    from sobedesce.core import CLASSIC, Rules
+
+    variants = {
+        "classic": [1.0, 0.0],
+        "table": [0.0, 1.0],
+        Rules.from_spec({"preset": "classic", "turn_up_allowed": False}): [1.0, 0.0],
+        dataclasses.replace(CLASSIC, turn_up_allowed=False): [1.0, 0.0],
+        Rules.from_spec({"preset": "table", "turn_up_allowed": True, "min_discard": 0}): [0.0, 1.0],
+    }
+    for rules, expected in variants.items():
+        match = Match(rules)
+        match.deal(rng=random.Random(1), dealer=0)
+        assert _rules_slot(seat_view(match, 0)) == expected, rules
+    pyspiel = pytest.importorskip(
+        "pyspiel", reason="needs the [openspiel] extra: pip install 'sobe-e-desce[openspiel]'"
+    )
+    from sobedesce.integrations._encoding import OBS_SLOTS
+    from sobedesce.integrations.openspiel import GAME_NAME
+
+    game = pyspiel.load_game(GAME_NAME, {"rules": "classic/turn_up_allowed:false"})
+    state = game.new_initial_state()
+    for card in range(40):
+        state.apply_action(card)
+    start, length = OBS_SLOTS["rules"]
+    assert state.observation_tensor(1)[start : start + length] == [1.0, 0.0]
+
+
+def test_the_encoding_names_what_it_cannot_read():
+    """``action_from_id(5.0, hand)`` was ``SitOut()``, ``action_from_id("5", hand)`` and
+    ``action_name("x")`` compared a str with an int, numpy's ids of cards failed ("not a card:
+    np.int64(2)"), ``action_id("x")`` said an exchange's id depends on the hand, a discard the hand
+    does not hold was "Card('AD') is not in list", and ``observe``/``legal_ids`` of what is no
+    view raised an AttributeError."""
+    from sobedesce.core import SIT_OUT, Exchange, Play, parse_cards
+    from sobedesce.integrations._encoding import (
+        action_from_id,
+        action_id,
+        action_name,
+        exchange_id,
+        id_of,
+        legal_ids,
+        observe,
+    )
+
+    hand = parse_cards("AS 7H KH 2D 3C")
+    for action in (5.0, "5", True, None):
+        with pytest.raises(TypeError, match=r"^an action id is a whole number 0-77, not "):
+            action_from_id(action, hand)
+        with pytest.raises(TypeError, match=r"^an action id is a whole number 0-77, not "):
+            action_name(action, hand)
+    for action in (-1, 78):
+        with pytest.raises(ValueError, match=rf"^not an action id: {action} \(0..77\)$"):
+            action_from_id(action, hand)
+    assert action_from_id(5, hand) is SIT_OUT and action_from_id(30, hand) == Exchange.of("2D 3C")
+    with pytest.raises(TypeError, match=r"^action_id needs an action of sobedesce.core, not 'x'$"):
+        action_id("x")
+    with pytest.raises(ValueError, match=r"^exchange_id: the hand \(AS 7H KH 2D 3C\) does not hold Card\('AD'\)$"):
+        exchange_id(hand, parse_cards("2D AD"))
+    with pytest.raises(ValueError, match=r"does not hold Card\('AD'\)$"):
+        id_of(Exchange.of("AD"), hand)
+    for bad_hand, error, message in (
+        (-1, ValueError, r"^hand: a mask of cards is 0 to 2\*\*40 - 1, not -1$"),
+        (1 << 40, ValueError, r"^hand: a mask of cards is 0 to 2\*\*40 - 1, not 1099511627776$"),
+        ("AS 7H", TypeError, r"^hand: must be the seat's cards \(a sequence of cards, or their mask\), not 'AS 7H'$"),
+        (
+            [5, "AS"],
+            ValueError,
+            r"^hand\[1\]: must be a card \(an int 0-39 from the core's card functions\), not 'AS'$",
+        ),
+    ):
+        with pytest.raises(error, match=message):
+            action_from_id(6, bad_hand)
+    assert id_of(Play.of("AS"), hand) == 47
+    for call in (observe, legal_ids):
+        with pytest.raises(
+            TypeError, match=rf"^{call.__name__} needs a SeatView \(sobedesce.core.seat_view\), not 'x'$"
+        ):
+            call("x")
+    np = pytest.importorskip("numpy", reason="numpy comes with the [rl] and [openspiel] extras")
+    assert action_from_id(np.int64(40), hand) == Play.of("4S") and action_name(np.int64(40)) == "4S"
+    assert action_from_id(np.int64(3), hand) == action_from_id(3, hand)
+    assert action_name(np.int64(30), hand) == "discard 2D 3C"
+
+
 def test_resampled_deals_are_consistent():
     from sobedesce.integrations._resample import sample_deal
 
@@ -164,6 +259,19 @@ def test_pettingzoo_step_takes_whole_numbers_only():
     assert raw.match.round.trump is not None and int(raw.match.round.trump) == 3
 
 
+def test_pettingzoo_observe_names_the_agents():
+    """``observe("player_9")`` raised "'player_9' is not in list"."""
+    pytest.importorskip("pettingzoo", reason="needs the [rl] extra: pip install 'sobe-e-desce[rl]'")
+    from sobedesce.integrations import pettingzoo as pz
+
+    raw = pz.raw_env(rules="classic")
+    raw.reset(seed=1)
+    for agent in ("player_9", 0, None):
+        with pytest.raises(ValueError, match=r"^not an agent of this game: .* \(the agents are player_0, "):
+            raw.observe(agent)
+    assert raw.observe("player_0")["observation"].shape == (415,)
+
+
 # -- OpenSpiel -------------------------------------------------------------------------------
 
 
@@ -213,6 +321,26 @@ def test_openspiel_chance_deals_each_card_once():
         if card != 7:
             state.apply_action(card)
     assert not state.is_chance_node() and state.current_player() == 1
+
+
+def test_openspiel_state_names_the_outcome_and_the_seat():
+    """``action_to_string`` of a chance outcome that is no card raised "tuple index out of range",
+    and ``own_cards(7)`` an IndexError."""
+    pyspiel = pytest.importorskip(
+        "pyspiel", reason="needs the [openspiel] extra: pip install 'sobe-e-desce[openspiel]'"
+    )
+    from sobedesce.integrations import openspiel as so
+
+    state = pyspiel.load_game(so.GAME_NAME).new_initial_state()
+    assert state.action_to_string(pyspiel.PlayerId.CHANCE, 39) == "deal AC"
+    with pytest.raises(ValueError, match=r"chance outcome 99 is not a card"):
+        state.action_to_string(pyspiel.PlayerId.CHANCE, 99)
+    for card in range(40):
+        state.apply_action(card)
+    assert state.own_cards(1) is not None
+    for seat, error in ((7, ValueError), (-1, ValueError), ("1", TypeError)):
+        with pytest.raises(error, match=r"^player must be"):
+            state.own_cards(seat)
 
 
 @pytest.mark.parametrize("rules", PRESETS)

@@ -7,7 +7,12 @@ caller passes; each value is checked once, here, with one wording:
   not a sequence: ``TypeError``);
 - ``scores[1]: must be a whole number, not '20'`` (``TypeError``);
 - ``sat_out_before[2]: must be 0 to 2, not 5`` (``ValueError``);
-- ``stock[0]: must be a card (an int 0-39 from the core's card functions), not 'AS'``.
+- ``stock[0]: must be a card (an int 0-39 from the core's card functions), not 'AS'``;
+- ``NameTrump: must be a suit (a Suit, or an int 0-3; NameTrump.of reads a letter), not 'H'``.
+
+A card or a suit is an integer of any type ``operator.index`` takes (an ``int``, a ``Card`` or a
+``Suit``, numpy's integers), never a bool: ``Card(...)``, the actions and every check here
+agree on it.
 
 (The record reader words a record's fields the same way, with JSON's spelling of the values;
 it has checks of its own because a record is JSON, not Python.)
@@ -15,10 +20,11 @@ it has checks of its own because a record is JSON, not Python.)
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Sequence
-from typing import TypeGuard
 
 CARD_NOTE = "an int 0-39 from the core's card functions"
+SUIT_NOTE = "a Suit, or an int 0-3"
 
 
 def index(name: str, value: object, size: int) -> int:
@@ -47,23 +53,59 @@ def whole_numbers(name: str, values: object, what: str, *, length: int = 4, size
     return tuple([int(value) for value in values])
 
 
-def is_card(value: object) -> TypeGuard[int]:
-    """Whether ``value`` is a card's index: an int 0-39, not a bool (a ``Card`` is one)."""
-    return isinstance(value, int) and not isinstance(value, bool) and 0 <= value < 40
+def integer(value: object) -> int | None:
+    """``value`` as an ``int`` when it is an integer of a type ``operator.index`` takes (an
+    ``int`` or a subclass, numpy's integers), never a bool (nor numpy's, which ``operator.index``
+    refuses); ``None`` for anything else."""
+    if isinstance(value, int):
+        return None if isinstance(value, bool) else value
+    try:
+        return operator.index(value)  # type: ignore[arg-type]
+    except TypeError:
+        return None
+
+
+def card_index(value: object) -> int:
+    """The card index of ``value`` (0-39) when it is a card, an :func:`integer` 0-39 (a ``Card``
+    is one); -1 otherwise."""
+    number = integer(value)
+    return number if number is not None and 0 <= number < 40 else -1
+
+
+def is_card(value: object) -> bool:
+    """Whether ``value`` is a card (see :func:`card_index`, which gives its index as an int)."""
+    return card_index(value) >= 0
 
 
 def card_error(name: str, value: object) -> TypeError | ValueError:
-    """The error for ``value`` where ``name`` needs a card: ``ValueError`` for an int out of
+    """The error for ``value`` where ``name`` needs a card: ``ValueError`` for an integer out of
     range, ``TypeError`` for anything else."""
     text = f"{name}: must be a card ({CARD_NOTE}), not {value!r}"
-    return ValueError(text) if isinstance(value, int) and not isinstance(value, bool) else TypeError(text)
+    return ValueError(text) if integer(value) is not None else TypeError(text)
+
+
+def suit_index(value: object) -> int:
+    """The suit of ``value`` (0-3) when it is a suit, an :func:`integer` 0-3 (a ``Suit`` is
+    one); -1 otherwise."""
+    number = integer(value)
+    return number if number is not None and 0 <= number < 4 else -1
+
+
+def suit_error(name: str, value: object, hint: str = "") -> TypeError | ValueError:
+    """The error for ``value`` where ``name`` needs a suit, as :func:`card_error`; ``hint`` ends
+    the parenthesis (``"; NameTrump.of reads a letter"``)."""
+    text = f"{name}: must be a suit ({SUIT_NOTE}{hint}), not {value!r}"
+    return ValueError(text) if integer(value) is not None else TypeError(text)
 
 
 def cards(name: str, values: object) -> list[int]:
     """``values``, a sequence of cards, as card indices."""
     if isinstance(values, str | bytes) or not isinstance(values, Sequence):
         raise TypeError(f"{name}: must be a sequence of cards ({CARD_NOTE}), not {values!r}")
+    found: list[int] = []
     for i, value in enumerate(values):
-        if not is_card(value):
+        index = card_index(value)
+        if index < 0:
             raise card_error(f"{name}[{i}]", value)
-    return [int(value) for value in values]
+        found.append(index)
+    return found

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field, fields
-from typing import ClassVar, Final
+from typing import ClassVar, Final, SupportsIndex
 
 from . import _checks
 from .cards import CARDS, Card, Suit, format_cards, mask_of, parse_cards
@@ -37,18 +37,21 @@ _SUITS: Final = tuple(Suit)
 
 
 def _checked_card(what: str, value: object) -> Card:
-    """The shared ``Card`` of ``value``, an int 0-39 (not a bool)."""
-    if _checks.is_card(value):
-        return CARDS[value]
+    """The shared ``Card`` of ``value``, a card (``_checks.card_index``: any integer 0-39, not a
+    bool)."""
+    index = _checks.card_index(value)
+    if index >= 0:
+        return CARDS[index]
     raise _checks.card_error(what, value)
 
 
 def _checked_suit(value: object) -> Suit:
-    """The :class:`Suit` of ``value``, a suit or an int 0-3 (not a bool)."""
-    if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < 4:
-        return _SUITS[value]
-    text = f"NameTrump: must be a suit (a Suit, or an int 0-3; NameTrump.of reads a letter), not {value!r}"
-    raise ValueError(text) if isinstance(value, int) and not isinstance(value, bool) else TypeError(text)
+    """The :class:`Suit` of ``value``, a suit (``_checks.suit_index``: any integer 0-3, not a
+    bool)."""
+    index = _checks.suit_index(value)
+    if index >= 0:
+        return _SUITS[index]
+    raise _checks.suit_error("NameTrump", value, "; NameTrump.of reads a letter")
 
 
 class IllegalActionError(ValueError):
@@ -88,9 +91,10 @@ class NameTrump(Action):
         return self.suit.letter
 
     @classmethod
-    def of(cls, suit: Suit | int | str) -> NameTrump:
+    def of(cls, suit: Suit | SupportsIndex | str) -> NameTrump:
         """The (shared) action naming ``suit``: a :class:`Suit`, its index or its letter."""
-        return TRUMP_ACTIONS[Suit.parse(suit) if isinstance(suit, str) else _checked_suit(suit)]
+        given: object = suit  # as an object: compiled by mypyc, a narrowed union is cast, and may raise
+        return TRUMP_ACTIONS[Suit.parse(given) if isinstance(given, str) else _checked_suit(given)]
 
 
 @dataclass(frozen=True, slots=True)
@@ -136,13 +140,13 @@ class Exchange(Action):
         return "discard " + (format_cards(self.discard) if self.discard else "nothing")
 
     @classmethod
-    def of(cls, cards: str | Iterable[str | int]) -> Exchange:
+    def of(cls, cards: str | Iterable[str | SupportsIndex]) -> Exchange:
         if isinstance(cards, str):
             return cls(tuple(parse_cards(cards)))
         given: object = cards  # as an object: compiled by mypyc, a narrowed union is cast, and may raise
         if isinstance(given, bytes) or not isinstance(given, Iterable):
             raise TypeError(f"Exchange.of reads cards from a string ('2C 3C') or an iterable, not {given!r}")
-        return cls(tuple(_checked_card("Exchange", c) if isinstance(c, int) else Card.parse(c) for c in cards))
+        return cls(tuple(Card.parse(c) if isinstance(c, str) else _checked_card("Exchange", c) for c in given))
 
 
 @dataclass(frozen=True, slots=True)
@@ -160,9 +164,10 @@ class Play(Action):
         return str(self.card)
 
     @classmethod
-    def of(cls, card: str | int) -> Play:
+    def of(cls, card: str | SupportsIndex) -> Play:
         """The (shared) action playing ``card``: a :class:`Card`, its index or its notation."""
-        return PLAYS[_checked_card("Play", card) if isinstance(card, int) else Card.parse(card)]
+        given: object = card  # as an object: compiled by mypyc, a narrowed union is cast, and may raise
+        return PLAYS[Card.parse(given) if isinstance(given, str) else _checked_card("Play", given)]
 
 
 # Each type's ``kind`` is set after its class statement, not in its body: mypyc would make a

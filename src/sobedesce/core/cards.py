@@ -14,9 +14,10 @@ True
 
 from __future__ import annotations
 
-import operator
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from enum import IntEnum
+
+from . import _checks
 
 __all__ = [
     "ALL_CARDS_MASK",
@@ -64,6 +65,8 @@ class Suit(IntEnum):
     @classmethod
     def parse(cls, text: str) -> Suit:
         """Read a suit from its letter (``S H D C``, any case) or its English name."""
+        if not isinstance(text, str):
+            raise CardParseError(f"not a suit: {text!r} (a letter S, H, D or C)")
         key = text.strip().upper()
         for suit in cls:
             if key in (suit.letter, suit.title.upper(), suit.symbol):
@@ -104,13 +107,10 @@ class Card(int):
     __slots__ = ()
 
     def __new__(cls, index: int) -> Card:
-        # Any integer (numpy's too) 0-39, not a bool, nor a negative index (a tuple would count it
-        # from the end: Card(-1) was AC).
-        try:
-            number = -1 if isinstance(index, bool) else operator.index(index)
-        except TypeError:
-            number = -1
-        if 0 <= number < 40:
+        # A card as the actions take one (``_checks.card_index``): any integer (numpy's too) 0-39,
+        # not a bool, nor a negative index (a tuple would count it from the end: Card(-1) was AC).
+        number = _checks.card_index(index)
+        if number >= 0:
             return CARDS[number]
         raise CardParseError(f"not a card index: {index!r} (0-39)")
 
@@ -137,7 +137,16 @@ class Card(int):
 
     @classmethod
     def of(cls, rank: Rank, suit: Suit) -> Card:
-        return CARDS[suit * 10 + rank]
+        """The card of ``rank`` (a :class:`Rank`, or its strength 0-9) in ``suit`` (a
+        :class:`Suit`, or an int 0-3)."""
+        strength = _checks.integer(rank)
+        if strength is None or not 0 <= strength < 10:
+            text = f"rank: must be a rank (a Rank, or an int 0-9), not {rank!r}"
+            raise ValueError(text) if strength is not None else TypeError(text)
+        index = _checks.suit_index(suit)
+        if index < 0:
+            raise _checks.suit_error("suit", suit)
+        return CARDS[index * 10 + strength]
 
     @classmethod
     def parse(cls, text: str) -> Card:
@@ -197,8 +206,39 @@ def cards_of(mask: int) -> list[Card]:
 
 def sorted_cards(cards: Iterable[int]) -> list[Card]:
     """Sort by suit ``S H D C`` then rank high to low, the order of hands and legal lists."""
-    return cards_of(mask_of(cards))
+    mask = 0
+    for card in _iterate("sorted_cards", cards):
+        mask |= 1 << (card if type(card) is Card else _index("sorted_cards", card))
+    return cards_of(mask)
 
 
 def format_cards(cards: Iterable[int]) -> str:
-    return " ".join(_NAMES[c] for c in cards)
+    """The cards' names, separated by spaces, in the order given (``"AS 7H"``)."""
+    return " ".join(
+        [
+            _NAMES[card if type(card) is Card else _index("format_cards", card)]
+            for card in _iterate("format_cards", cards)
+        ]
+    )
+
+
+# What ``sorted_cards`` and ``format_cards`` say of what is no card (``mask_of`` and ``cards_of``,
+# on hot paths, check nothing): a ``Card`` is one of the 40, anything else is checked as the
+# actions check a card.
+
+
+def _iterate(name: str, cards: object) -> Iterator[object]:
+    if not isinstance(cards, str | bytes):
+        try:
+            return iter(cards)  # type: ignore[call-overload, no-any-return]
+        except TypeError:
+            pass
+    hint = "; parse_cards reads names" if isinstance(cards, str) else ""
+    raise TypeError(f"{name}: must be given cards ({_checks.CARD_NOTE}{hint}), not {cards!r}")
+
+
+def _index(name: str, card: object) -> int:
+    index = _checks.card_index(card)
+    if index < 0:
+        raise _checks.card_error(name, card)
+    return index

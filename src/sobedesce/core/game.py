@@ -472,8 +472,6 @@ class Round:
         if not isinstance(rules, Rules):
             raise TypeError(f"rules must be a Rules (find_rules reads a name), not {rules!r}")
         dealer = _checks.index("dealer", dealer, 4)
-        if isinstance(deck, str | bytes) or not isinstance(deck, Sequence):
-            raise TypeError(f"deck must be a sequence of the 40 cards (a list or tuple, top card first), not {deck!r}")
         check_deck(deck)
         scores = _checks.whole_numbers("scores", scores, "four scores")
         streaks = _checks.whole_numbers("streaks", streaks, "four counts", size=rules.max_sit_outs_in_row + 1)
@@ -871,11 +869,18 @@ class Round:
         return self._cards_played[index * n : index * n + n]
 
     def trick_seats(self, index: int) -> tuple[int, ...]:
-        """The seats that played the cards of trick ``index``, in order."""
+        """The seats that played the cards of trick ``index`` (0-based, a trick of :attr:`tricks`),
+        in order."""
+        index = _checks.index("index", index, TRICKS_PER_ROUND)
+        count = len(self._leaders)
+        if index >= count:
+            so_far = f"0 to {count - 1}" if count else "none yet"
+            raise ValueError(f"index: must be a trick of this round so far ({so_far}), not {index}")
         return tuple(trick_seats(self._leaders[index], len(self._trick_cards(index)), self._next_active))
 
     def trick_winner(self, index: int) -> int | None:
-        """The seat that won completed trick ``index`` (0-based), else ``None``."""
+        """The seat that won completed trick ``index`` (0 to 4), else ``None``."""
+        index = _checks.index("index", index, TRICKS_PER_ROUND)
         if index >= len(self._leaders) or len(self._trick_cards(index)) < self._n_active:
             return None
         if index + 1 < len(self._leaders):
@@ -1233,6 +1238,11 @@ def _check_cards(hands: Sequence[int], stock: Sequence[int], played: Sequence[in
 
 def check_deck(deck: Sequence[object]) -> None:
     """Raise ``ValueError`` unless ``deck`` holds each of the 40 cards exactly once."""
+    # As an object: compiled by mypyc, ``deck`` narrowed to ``str | bytes`` below would be cast to
+    # it, and a deck of another type refused with "union[str, bytes] object expected; got int".
+    given: object = deck
+    if isinstance(given, str | bytes) or not isinstance(given, Sequence):
+        raise TypeError(f"deck must be a sequence of the 40 cards (a list or tuple, top card first), not {given!r}")
     seen: set[object] = set()
     for card in deck:
         if not isinstance(card, Card):

@@ -11,7 +11,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Literal
+from typing import Final, Literal
 
 from .cards import Suit
 
@@ -20,6 +20,11 @@ __all__ = ["CLASSIC", "PRESETS", "Rules", "RulesError", "TABLE", "find_rules"]
 
 class RulesError(ValueError):
     """An unknown preset or setting, or a setting of the wrong type."""
+
+
+# The presets' names (``PRESETS``, below, holds their rule sets): a rule set's name is one of
+# them, or one followed by ``+`` (``classic+custom``), and its records name that preset.
+_PRESET_NAMES: Final = ("classic", "table")
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,6 +55,29 @@ class Rules:
     must_lead_trump_ace: bool = True
     start_score: int = 20
     target_score: int = 0
+
+    def __post_init__(self) -> None:
+        # Checked once here, as ``from_spec`` checks a record's settings: a rule set made directly
+        # (``Rules(...)``, ``dataclasses.replace(CLASSIC, ...)``) with a setting of the wrong type
+        # or out of range was taken as it was, and played wrongly (``min_discard=9``: a seat that
+        # must play had no legal action) or failed later (a name of no preset: a bare KeyError
+        # when its record was written).
+        name: object = self.name
+        if not isinstance(name, str) or name.split("+", 1)[0] not in _PRESET_NAMES:
+            raise RulesError(
+                f"rules.name must be a preset's name ({', '.join(_PRESET_NAMES)}), or one followed by"
+                f" '+' and more (classic+custom), not {name!r}"
+            )
+        for field in dataclasses.fields(self):
+            key = field.name
+            value: object = getattr(self, key)
+            if key in _SUIT_SETTINGS:
+                if value is not None and not isinstance(value, Suit):
+                    raise RulesError(f"rules.{key} must be a Suit or None (from_spec reads a letter), not {value!r}")
+            elif key != "name":
+                _check_setting(key, value)
+        if not 0 <= self.min_discard <= self.max_discard <= 5:
+            raise RulesError("rules need 0 <= min_discard <= max_discard <= 5")
 
     def __reduce__(self) -> tuple[type[Rules], tuple[object, ...]]:
         # Pickled through the constructor: a frozen dataclass compiled by mypyc cannot be
@@ -101,10 +129,8 @@ class Rules:
             changes[key] = _check_setting(key, value)
         if not changes:
             return base
-        rules = dataclasses.replace(base, **changes)  # type: ignore[arg-type]
-        if not 0 <= rules.min_discard <= rules.max_discard <= 5:
-            raise RulesError("rules need 0 <= min_discard <= max_discard <= 5")
-        return dataclasses.replace(rules, name=f"{base.name}+custom")
+        # (The rule set checks its settings together: 0 <= min_discard <= max_discard <= 5.)
+        return dataclasses.replace(base, name=f"{base.name}+custom", **changes)  # type: ignore[arg-type]
 
 
 _BOOL_SETTINGS = {

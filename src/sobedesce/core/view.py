@@ -127,13 +127,10 @@ class SeatView:
 
 def seat_view(match: Match, seat: int) -> SeatView:
     """The view of ``seat`` of the match now."""
-    if not isinstance(seat, int):  # compiled by mypyc, the function's own check says it first
-        raise TypeError(f"seat must be an int 0-3, not {seat!r}")
+    # (Compiled by mypyc, the function's own check of an argument that is no int says it first.)
     # True is seat 1, as compiled (where an argument typed int arrives as an int): the view's
     # seat is the int either way, never the bool.
-    seat = int(seat)
-    if not 0 <= seat < SEATS:
-        raise ValueError(f"seat must be 0-3, not {seat!r}")
+    seat = int(_checks.index("seat", seat, SEATS))
     if not isinstance(match, Match):
         raise TypeError(f"seat_view needs a Match, not {match!r}")
     current = match.round

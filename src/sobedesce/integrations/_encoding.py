@@ -12,14 +12,17 @@ Every id and every slot is documented in docs/integrations.md.
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Sequence
 
 from sobedesce.core import (
     CARDS,
+    PRESETS,
     SIT_OUT,
     TURN_UP,
     Action,
     Card,
+    CardParseError,
     Exchange,
     NameTrump,
     Phase,
@@ -29,6 +32,7 @@ from sobedesce.core import (
     Suit,
     TurnUp,
     cards_of,
+    sorted_cards,
 )
 
 __all__ = [
@@ -87,6 +91,9 @@ for _name, _length in (
     _slot(_name, _length)
 
 OBS_SIZE = sum(n for _, n in OBS_SLOTS.values())
+# The ``rules`` slot: which preset the rule set is, or is a variant of (``Rules.preset``).
+_PRESET_INDEX = {name: index for index, name in enumerate(PRESETS)}
+assert len(_PRESET_INDEX) == OBS_SLOTS["rules"][1]
 
 
 def action_id(action: Action) -> int:
@@ -99,24 +106,47 @@ def action_id(action: Action) -> int:
         return TURN_UP_ID
     if isinstance(action, SitOut):
         return SIT_OUT_ID
-    raise ValueError(f"an exchange's id depends on the hand: use exchange_id ({action!r})")
+    if isinstance(action, Exchange):
+        raise ValueError(f"an exchange's id depends on the hand: use exchange_id ({action!r})")
+    raise TypeError(f"action_id needs an action of sobedesce.core, not {action!r}")
 
 
 def exchange_id(hand: Sequence[Card] | int, discard: Sequence[Card]) -> int:
     """The id of discarding ``discard`` from ``hand``: 6 + the bit mask of the discarded cards'
     positions in the sorted hand (suits S H D C, each high to low)."""
-    cards = cards_of(hand) if isinstance(hand, int) else sorted_hand(hand)
+    cards = _hand(hand)
     mask = 0
     for card in discard:
-        mask |= 1 << cards.index(card)
+        try:
+            mask |= 1 << cards.index(card)
+        except ValueError:
+            held = " ".join(map(str, cards)) or "no cards"
+            raise ValueError(f"exchange_id: the hand ({held}) does not hold {card!r}") from None
     return EXCHANGE_BASE + mask
 
 
 def sorted_hand(hand: Sequence[Card]) -> list[Card]:
-    mask = 0
-    for card in hand:
-        mask |= 1 << card
-    return cards_of(mask)
+    """The cards of ``hand`` in hand order (``sorted_cards``: suits S H D C, each high to low)."""
+    return sorted_cards(hand)
+
+
+def _hand(hand: object) -> list[Card]:
+    """A hand, given as its cards or as a mask, as its cards in hand order."""
+    if isinstance(hand, int) and not isinstance(hand, bool):
+        if not 0 <= hand < 1 << 40:
+            raise ValueError(f"hand: a mask of cards is 0 to 2**40 - 1, not {hand}")
+        return cards_of(hand)
+    if isinstance(hand, str | bytes) or not isinstance(hand, Sequence):
+        raise TypeError(f"hand: must be the seat's cards (a sequence of cards, or their mask), not {hand!r}")
+    found: list[Card] = []
+    for i, card in enumerate(hand):
+        try:
+            found.append(Card(card))
+        except CardParseError:
+            raise ValueError(
+                f"hand[{i}]: must be a card (an int 0-39 from the core's card functions), not {card!r}"
+            ) from None
+    return sorted_cards(found)
 
 
 def id_of(action: Action, hand: Sequence[Card] | int) -> int:
@@ -128,35 +158,50 @@ def id_of(action: Action, hand: Sequence[Card] | int) -> int:
 
 def action_from_id(action: int, hand: Sequence[Card] | int) -> Action:
     """The action of id ``action`` for the seat holding ``hand`` (used for exchange ids)."""
-    if not 0 <= action < NUM_ACTIONS:
-        raise ValueError(f"not an action id: {action!r} (0..{NUM_ACTIONS - 1})")
-    if action >= PLAY_BASE:
-        return Play.of(action - PLAY_BASE)
-    if action < TURN_UP_ID:
-        return NameTrump.of(action)
-    if action == TURN_UP_ID:
+    number = _number(action)
+    if number >= PLAY_BASE:
+        return Play.of(number - PLAY_BASE)
+    if number < TURN_UP_ID:
+        return NameTrump.of(number)
+    if number == TURN_UP_ID:
         return TURN_UP
-    if action == SIT_OUT_ID:
+    if number == SIT_OUT_ID:
         return SIT_OUT
-    cards = cards_of(hand) if isinstance(hand, int) else sorted_hand(hand)
-    mask = action - EXCHANGE_BASE
+    cards = _hand(hand)
+    mask = number - EXCHANGE_BASE
     if mask >> len(cards):
-        raise ValueError(f"exchange id {action} names a position beyond the hand of {len(cards)} cards")
+        raise ValueError(f"exchange id {number} names a position beyond the hand of {len(cards)} cards")
     return Exchange(tuple(card for position, card in enumerate(cards) if mask >> position & 1))
+
+
+def _number(action: object) -> int:
+    """An action id as an int: an integer (numpy's too, as the action spaces sample), never a
+    float or a bool, 0 to ``NUM_ACTIONS - 1``."""
+    try:
+        number = operator.index(action) if not isinstance(action, bool) else None  # type: ignore[arg-type]
+    except TypeError:
+        number = None
+    if number is None:
+        raise TypeError(f"an action id is a whole number 0-{NUM_ACTIONS - 1}, not {action!r}")
+    if not 0 <= number < NUM_ACTIONS:
+        raise ValueError(f"not an action id: {action!r} (0..{NUM_ACTIONS - 1})")
+    return number
 
 
 def action_name(action: int, hand: Sequence[Card] | int | None = None) -> str:
     """A readable name: ``S``, ``turn``, ``sit out``, ``discard 2C 3C`` / ``discard #5``, ``AS``."""
-    if EXCHANGE_BASE <= action < PLAY_BASE:
+    number = _number(action)
+    if EXCHANGE_BASE <= number < PLAY_BASE:
         if hand is None:
-            mask = action - EXCHANGE_BASE
+            mask = number - EXCHANGE_BASE
             return "discard positions " + (",".join(str(p) for p in range(5) if mask >> p & 1) or "none")
-        return str(action_from_id(action, hand))
-    return str(action_from_id(action, 0))
+        return str(action_from_id(number, hand))
+    return str(action_from_id(number, 0))
 
 
 def legal_ids(view: SeatView) -> list[int]:
     """The ids of the seat's legal actions, ascending (empty when it is not to act)."""
+    _check_view("legal_ids", view)
     if not view.legal_actions:
         return []
     if view.phase == Phase.EXCHANGE:
@@ -170,6 +215,7 @@ def observe(view: SeatView) -> list[float]:
 
     Seats are relative to the viewer: index 0 is the viewer, 1 the seat after it, and so on.
     """
+    _check_view("observe", view)
     out = [0.0] * OBS_SIZE
     me = view.seat
 
@@ -217,9 +263,16 @@ def observe(view: SeatView) -> list[float]:
     for seat, suits in enumerate(view.voids()):
         for suit in suits:
             put("voids", 4 * rel(seat) + suit)
-    put("rules", 0 if view.rules.turn_up_allowed else 1)
+    # The preset the rules are, or are a variant of: a variant of classic without turn-up is
+    # classic still (this read ``turn_up_allowed``, and said "table").
+    put("rules", _PRESET_INDEX[view.rules.preset])
     put("stock_count", 0, view.stock_count / 20)
     return out
+
+
+def _check_view(name: str, view: object) -> None:
+    if not isinstance(view, SeatView):
+        raise TypeError(f"{name} needs a SeatView (sobedesce.core.seat_view), not {view!r}")
 
 
 def describe_slots() -> list[tuple[str, int, int]]:

@@ -351,6 +351,8 @@ class SobeState(pyspiel.State):  # type: ignore[misc]
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == int(pyspiel.PlayerId.CHANCE):
+            if not 0 <= action < 40:
+                raise ValueError(f"chance outcome {action} is not a card: a chance node deals a card 0-39")
             return f"deal {CARDS[action]}"
         current = self.match.round
         hand = current.hands[player] if current is not None and 0 <= player < SEATS else None
@@ -386,6 +388,7 @@ class SobeState(pyspiel.State):  # type: ignore[misc]
 
     def own_cards(self, player: int) -> OwnCards | None:
         """The seat's packets and draws in the current round (None before the deal)."""
+        player = _whole("player", player, 0, SEATS - 1)
         current = self.match.round
         if current is None or current.deck is None or current.is_over:
             return None

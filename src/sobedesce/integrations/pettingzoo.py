@@ -102,6 +102,8 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's naming convention
         return self._action_spaces[agent]
 
     def observe(self, agent: str) -> dict[str, Any]:
+        if agent not in AGENTS:
+            raise ValueError(f"not an agent of this game: {agent!r} (the agents are {', '.join(AGENTS)})")
         view = seat_view(self.match, AGENTS.index(agent))
         vector = np.clip(np.asarray(observe(view), dtype=np.float32), -5.0, 5.0)
         mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
