@@ -45,7 +45,7 @@ def test_serve_pauses_must_be_finite(capsys: pytest.CaptureFixture[str], args: l
 
 
 def test_demo_save_path_is_checked_before_the_match(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    assert "Is a directory" in refused(capsys, "demo", "--save", str(tmp_path))
+    assert f"cannot save to {tmp_path}: it is a directory" in refused(capsys, "demo", "--save", str(tmp_path))
     assert "No such file or directory" in refused(capsys, "demo", "--save", str(tmp_path / "no" / "x.json"))
     path = tmp_path / "demo.json"
     assert main(["demo", "--seed", "1", "--save", str(path)]) == 0
@@ -96,6 +96,39 @@ def test_demo_never_overwrites_a_file(tmp_path: Path, capsys: pytest.CaptureFixt
     path.write_text("a saved match\n", encoding="utf-8")
     assert "ana.json exists: --save names a new file" in refused(capsys, "demo", "--seed", "1", "--save", str(path))
     assert path.read_text(encoding="utf-8") == "a saved match\n"
+
+
+@pytest.mark.parametrize("case", ["a directory", "an existing file", "a missing folder", "a dangling link"])
+def test_play_and_demo_refuse_a_save_path_in_the_same_words(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], case: str
+) -> None:
+    """One check of --save for both (they had twin checks with their own wording): the same
+    message, play adding only how to continue the match saved there."""
+    path = {
+        "a directory": tmp_path,
+        "an existing file": tmp_path / "ana.json",
+        "a missing folder": tmp_path / "no" / "x.json",
+        "a dangling link": tmp_path / "link.json",
+    }[case]
+    if case == "an existing file":
+        path.write_text("a saved match\n", encoding="utf-8")
+    if case == "a dangling link":
+        path.symlink_to(tmp_path / "nowhere.json")
+    demo = refused(capsys, "demo", "--seed", "1", "--save", str(path)).removeprefix("sobedesce demo: ").rstrip("\n")
+    play = refused(capsys, "play", "--speed", "0", "--bots", "random", "--save", str(path))
+    assert play.removeprefix("sobedesce play: ").startswith(demo), (demo, play)
+    expected = {
+        "a directory": f"cannot save to {path}: it is a directory",
+        "an existing file": f"{path} exists: --save names a new file",
+        "a missing folder": f"cannot save to {path}: No such file or directory",
+        "a dangling link": f"{path} exists: --save names a new file",
+    }[case]
+    assert demo == expected
+    if "exists" in expected:
+        assert play.rstrip("\n").endswith(f"(to continue the match saved there, use --resume {path})")
+    assert not (tmp_path / "nowhere.json").exists() and (
+        case != "an existing file" or path.read_text() == "a saved match\n"
+    )
 
 
 def test_play_refuses_a_name_that_the_table_gives_bots(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

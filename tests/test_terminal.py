@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 from rich.cells import cell_len
 from rich.console import Console
+from rich.text import Text
 
 from sobedesce.bots import make_bot
 from sobedesce.core import (
@@ -47,8 +48,11 @@ from sobedesce.terminal.render import (
     print_lines,
     round_over_lines,
     rules_lines,
+    screen_rows,
     seat_positions,
+    short_name,
     table_lines,
+    table_screen,
 )
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -110,11 +114,16 @@ def printed(lines, *, terminal: bool, no_color: bool = False) -> str:
     return stream.getvalue()
 
 
-def check_fits(text: str, max_lines: int = MAX_LINES) -> None:
+def check_fits(text: str, max_lines: int = MAX_LINES, width: int = 80) -> None:
     lines = ANSI.sub("", text).rstrip("\n").split("\n")
     assert len(lines) <= max_lines, f"{len(lines)} lines:\n{text}"
     for line in lines:
-        assert cell_len(line) <= 80, f"line wider than 80 cells: {line!r}"
+        assert cell_len(line) <= width, f"line wider than {width} cells: {line!r}"
+
+
+def flat(text: str) -> str:
+    """``text`` with its lines joined and runs of spaces made one: a wrapped line reads whole."""
+    return " ".join(text.split())
 
 
 # -- the renderer ----------------------------------------------------------------------------
@@ -244,8 +253,13 @@ def test_hint_and_history_fit_the_notice_area() -> None:
     options = driver.hint()
     assert options and driver.hint_bot_name in ("strong", "basic", "random")
     lines = hint_lines(options, driver.hint_bot_name)
-    assert len(lines) <= 6
-    check_fits(printed(lines, terminal=False), 6)
+    # Each option's note is read whole (a long one wraps; it used to be cut with "…"), and at
+    # 80x24 the whole hint shows under the hand.
+    check_fits(printed(lines, terminal=False), 8)
+    for option in options[:4]:
+        assert option.note in flat(printed(lines, terminal=False))
+    guidance = "You must play: a score of 5 or less must play. Discard 0-5 cards (2c 5h or 1 4) or 'keep'."
+    assert table_screen(driver.view(), driver.names, notice=lines, guidance=guidance).notice_shown
     advance(driver, rng, until=lambda d: d.status == "human" and len(d.view().tricks) >= 3)
     history = history_lines(driver.view(), driver.names)
     assert len(history) <= 6 and "Tricks of round" in history[0].plain
@@ -1045,17 +1059,167 @@ def test_control_characters_in_names_never_reach_the_terminal(
     assert "Bo\ufffdb\ufffd (seat 2)" in out and not any(c in out for c in "\x1b\x07\r\u202e\x9b")
 
 
-def test_a_narrow_terminal_is_told_why_the_table_is_cut() -> None:
+# -- small windows ----------------------------------------------------------------------------------
+
+LONG_MESSAGE = "? type the cards to discard (e.g. '2c 5h' or '1 4'), 'keep' for none, or 'sit'; 'help' for more"
+
+
+@pytest.mark.parametrize(("width", "height"), [(79, 23), (80, 16), (60, 20), (50, 16), (40, 16)])
+def test_every_screen_of_a_match_fits_a_small_window_with_what_a_decision_needs(width: int, height: int) -> None:
+    """Narrower than 80 columns or shorter than 24 lines, down to 40x16: every line fits the
+    width (wrapped, never cut) and the screen the height, with the header (trump), every seat
+    and its score, the cards on the table, the whole hand and the whole last error."""
+    rng = random.Random(width + height)
+    driver = new_driver(seed=width, human=width % 4)
+    log: list[str] = []
+    for step_ in positions(driver, rng):
+        view = step_.view()
+        log.append(f"event {len(log)}: Bot 2 plays and exchanges 3 cards.")
+        lines = table_lines(view, step_.names, log=log[-6:], message=LONG_MESSAGE, width=width, height=height)
+        text = printed_at(lines, width)
+        check_fits(text, screen_rows(height), width)
+        assert "Trump " in text and "too small" not in text
+        for seat in range(4):
+            label = short_name(step_.names, seat, view.seat)
+            assert re.search(rf"{re.escape(label)}\s+{view.scores[seat]}\b", text), text
+        for position, card in enumerate(view.hand, start=1):
+            assert f"{position} {card.rank.letter}{card.suit.symbol}" in text
+        trick = view.current_trick
+        for card in trick.cards if trick is not None else ():
+            assert f"[{card.rank.letter}{card.suit.symbol}]" in text, text
+        assert LONG_MESSAGE in flat(text)
+
+
+def printed_at(lines: list[Text], width: int) -> str:
+    stream = io.StringIO()
+    print_lines(Console(file=stream, width=width, force_terminal=False, color_system=None), lines)
+    return stream.getvalue()
+
+
+def table_at(width: int, height: int, answers: list[str], *, seed: int = 3) -> list[tuple[str, str]]:
+    """A :class:`TerminalTable` in a ``width`` x ``height`` console, given ``answers`` in
+    turn (then ``quit``); returns the screens shown, each with the prompt under it."""
     from sobedesce.terminal.app import TerminalTable
 
-    for width, noted in ((60, True), (80, False), (120, False)):
-        driver = new_driver(seed=1)
-        stream = io.StringIO()
-        console = Console(file=stream, width=width, force_terminal=False, color_system=None)
-        answers = iter(["rules", "", "quit"])
-        read = lambda prompt, answers=answers: next(answers)  # noqa: E731
-        TerminalTable(driver, console, speed=0, read=read, sleep=lambda s: None).run()
-        note = f"! Terminal {width} columns wide: the table needs 80; widen it."
-        assert (note in stream.getvalue()) == noted
-        if noted:
-            assert stream.getvalue().count(note) == 3  # the table, the rules page, the table
+    stream = io.StringIO()
+    console = Console(file=stream, width=width, height=height, force_terminal=False, color_system=None)
+    screens: list[tuple[str, str]] = []
+    start = 0
+    pending = list(answers)
+
+    def read(prompt: str) -> str:
+        nonlocal start
+        screens.append((stream.getvalue()[start:], prompt))
+        console.print(prompt, markup=False)
+        start = len(stream.getvalue())
+        return pending.pop(0) if pending else "quit"
+
+    driver = new_driver(seed=seed)
+    assert TerminalTable(driver, console, speed=0, read=read, sleep=lambda s: None).run() == 0
+    return screens
+
+
+@pytest.mark.parametrize("width", [60, 50, 40])
+def test_a_refused_answer_is_read_whole_in_a_narrow_window(width: int) -> None:
+    """The reason an answer was refused, and the line under the hand, wrap in a narrow window:
+    they used to be cut at its right edge (the table was drawn for 80 columns)."""
+    screens = table_at(width, 24, ["xyz", "h", "", "keep"])
+    said = [screen for screen, _ in screens]
+    assert "? 'xyz' is not a suit: type S, H, D or C (or spades, hearts…), or 'turn'" in flat(said[1])
+    assert "? type the cards to discard (e.g. '2c 5h' or '1 4'), 'keep' for none; 'help' for more" in flat(said[3])
+    for screen in said:
+        check_fits(screen, screen_rows(24), width)
+
+
+@pytest.mark.parametrize(("width", "height"), [(80, 16), (60, 20), (50, 16), (40, 16)])
+def test_a_short_window_keeps_the_header_the_hand_and_the_error_on_screen(width: int, height: int) -> None:
+    """Every screen fits the window with the prompt under it, so nothing scrolls off the top:
+    the header (trump), the seats and scores, the hand and the last error stay in view."""
+    screens = table_at(width, height, ["xyz", "h", "keep", "9z", "1"])
+    for screen, _ in screens:
+        check_fits(screen, screen_rows(height), width)
+        assert "Trump " in screen and "Your hand" in screen and "too small" not in screen, screen
+        assert all(re.search(rf"{name}\s+20\b", screen) for name in ("You", "Bot 1", "Bot 2", "Bot 3")) or (
+            width >= 80 and height >= 19 and screen.count("score 20") == 4
+        ), screen
+    assert "? 'xyz' is not a suit" in flat(screens[1][0])
+    card = next(screen for screen, prompt in screens if "is not a card" in screen)
+    assert "? '9z' is not a card: type e.g. 7h (rank A7KJQ65432, suit SHDC) or its number" in flat(card)
+
+
+@pytest.mark.parametrize(("width", "height"), [(40, 12), (30, 20), (80, 10)])
+def test_below_the_smallest_window_the_table_says_it_is_too_small(width: int, height: int) -> None:
+    note = f"! Window {width}x{height} is too small: the table needs 40x16 or more; enlarge it."
+    screens = table_at(width, height, ["xyz"])
+    for screen, _ in screens:
+        assert note in flat(screen), screen
+        assert all(cell_len(line) <= width for line in screen.splitlines())  # wrapped, never cut
+    assert "? 'xyz' is not a suit: type S, H, D or C (or spades, hearts…), or 'turn'" in flat(screens[1][0])
+    assert not any("too small" in screen for screen, _ in table_at(40, 16, ["xyz"]))
+
+
+def test_a_page_taller_than_the_window_is_shown_a_screenful_at_a_time() -> None:
+    screens = table_at(50, 16, ["rules", "", "", "", "help", "", ""])
+    pages = [(screen, prompt) for screen, prompt in screens if prompt.startswith("Press Enter")]
+    prompts = [prompt for _, prompt in pages]
+    assert prompts[:3] == [
+        "Press Enter for more (1/3) > ",
+        "Press Enter for more (2/3) > ",
+        "Press Enter to return to the table > ",
+    ]
+    assert prompts[3].startswith("Press Enter for more (1/")
+    for screen, _ in pages:
+        check_fits(screen, screen_rows(16), 50)
+    # Nothing of the rules is lost between the screens.
+    whole = flat(printed_at(rules_lines(Match("classic").rules, 1000), 1000))
+    assert flat(" ".join(screen for screen, _ in pages[:3])) == whole
+
+
+def test_a_hint_too_long_for_the_window_gets_a_page_of_its_own() -> None:
+    screens = table_at(50, 16, ["h", "keep", "hint", ""])
+    hint = next(i for i, (screen, _) in enumerate(screens) if "Hint from the" in screen)
+    assert screens[hint][1] == "Press Enter to return to the table > "
+    check_fits(screens[hint][0], screen_rows(16), 50)
+    assert screens[hint + 1][1] == "Your card > " and "Hint from" not in screens[hint + 1][0]
+    # At 80x24 the same hint shows under the hand.
+    wide = table_at(80, 24, ["h", "keep", "hint", ""])
+    shown = next(screen for screen, _ in wide if "Hint from the" in screen)
+    assert "Your hand" in shown and not any(p.startswith("Press Enter to return") for _, p in wide)
+
+
+def test_a_resize_interrupts_the_wait_for_a_line_and_keeps_what_was_typed() -> None:
+    import signal
+    import threading
+
+    from sobedesce.terminal.app import LineReader, Resized
+
+    master, slave = os.openpty()
+    done = threading.Event()
+    before = signal.getsignal(signal.SIGWINCH)
+
+    def resize_until_done() -> None:  # the window is dragged until the reader has noticed
+        while not done.wait(0.05):
+            os.kill(os.getpid(), signal.SIGWINCH)
+
+    try:
+        reader = LineReader(slave, watch_resize=True)
+        os.write(master, b"7")
+        thread = threading.Thread(target=resize_until_done)
+        thread.start()
+        try:
+            with pytest.raises(Resized):
+                reader.readline()
+        finally:
+            done.set()
+            thread.join()
+        os.write(master, b"h\n")
+        assert reader.readline() == "7h"
+        # A resize between two waits is not lost: the next wait says so at once.
+        os.kill(os.getpid(), signal.SIGWINCH)
+        with pytest.raises(Resized):
+            reader.readline()
+        reader.close()
+        assert signal.getsignal(signal.SIGWINCH) == before
+    finally:
+        os.close(master)
+        os.close(slave)

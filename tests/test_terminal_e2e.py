@@ -4,7 +4,7 @@ One whole match: trump, exchanges (by card, by position, keep, sit), plays (by c
 position), an illegal card (the rule's reason is shown and the prompt repeats), forced plays
 (the reason is announced), ``hint``, ``rules``, ``history``; the match is saved after every
 decision, the process is killed mid-match, resumed with ``--resume`` and finished; the record
-replays.  Plus Ctrl-C and Ctrl-D.
+replays.  Plus Ctrl-C and Ctrl-D, and windows smaller than 80x24, resized while waiting.
 """
 
 from __future__ import annotations
@@ -22,6 +22,8 @@ import pytest
 pexpect = pytest.importorskip(
     "pexpect", reason="the terminal end-to-end tests need pexpect, in the [test] extra: pip install -e '.[test]'"
 )
+
+from rich.cells import cell_len  # noqa: E402
 
 from sobedesce.core import Card, Suit, read_record  # noqa: E402
 
@@ -52,14 +54,16 @@ def _as_at_a_terminal() -> None:
     signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
-def spawn(*args: str) -> pexpect.spawn:
+def spawn(*args: str, rows: int = 24, cols: int = 80) -> pexpect.spawn:
+    """``sobedesce play ARGS`` in a terminal of ``rows`` x ``cols`` (``COLUMNS`` and ``LINES``
+    say 80x24 whatever its size, as a shell that exported them once would)."""
     env = {**os.environ, "NO_COLOR": "1", "TERM": "xterm", "COLUMNS": "80", "LINES": "24"}
     return pexpect.spawn(
         sys.executable,
         ["-m", "sobedesce", "play", *args],
         env=env,
         encoding="utf-8",
-        dimensions=(24, 80),
+        dimensions=(rows, cols),
         timeout=20,
         cwd=str(ROOT),
         preexec_fn=_as_at_a_terminal,
@@ -264,3 +268,86 @@ def test_ctrl_d_saves_and_exits_cleanly(tmp_path: Path) -> None:
     child.expect(pexpect.EOF)
     assert child.wait() == 0
     assert read_record(path.read_text(encoding="utf-8")).rounds
+
+
+# -- windows smaller than 80x24 ---------------------------------------------------------------
+
+CLEAR = "\x1b[2J"
+
+
+def on_screen(child: pexpect.spawn) -> list[str]:
+    """The terminal's lines at the prompt just matched: all written since the screen was last
+    cleared (the table starts on the top line), the prompt last."""
+    text = (child.before or "") + (child.after if isinstance(child.after, str) else "")
+    assert CLEAR in text, "each screen is drawn on a cleared terminal"
+    return ANSI.sub("", text.rsplit(CLEAR, 1)[1]).split("\n")
+
+
+def flat(lines: list[str]) -> str:
+    return " ".join(" ".join(lines).split())
+
+
+def shown(child: pexpect.spawn, prompt: str, rows: int, cols: int) -> list[str]:
+    """Wait for ``prompt``; the screen above it must fit the window: no line wider than it, and
+    no more lines than leave the prompt on it (and a row for the answer), so that nothing
+    scrolled off the top.  What a decision needs is there: the header with trump, the hand."""
+    child.expect(prompt)
+    lines = on_screen(child)
+    assert len(lines) <= rows - 1, "\n".join(lines)
+    assert all(cell_len(line) <= cols for line in lines), "\n".join(lines)
+    assert any(line.startswith("Trump ") for line in lines), "\n".join(lines)
+    assert any(line.startswith("Your hand") for line in lines), "\n".join(lines)
+    return lines
+
+
+@pytest.mark.parametrize(("rows", "cols"), [(20, 60), (16, 50), (16, 40)])
+def test_a_small_window_shows_what_a_decision_needs(rows: int, cols: int) -> None:
+    """Trump, an exchange and cards, with a wrong answer at each kind of prompt, in a window
+    narrower and shorter than 80x24: the header stays on top, the reason an answer was refused
+    is read whole under the hand, and nothing says the window is too small."""
+    child = spawn("--seed", "3", "--bots", "random", "--speed", "0", rows=rows, cols=cols)
+    trump = PROMPTS[TRUMP]
+    shown(child, trump, rows, cols)
+    child.sendline("xyz")
+    refused = flat(shown(child, trump, rows, cols))
+    assert "? 'xyz' is not a suit: type S, H, D or C (or spades, hearts…), or 'turn'" in refused
+    child.sendline("h")
+    shown(child, r"Discard(?: or sit)? > ", rows, cols)
+    child.sendline("keep")
+    shown(child, r"Your card > ", rows, cols)
+    child.sendline("9z")
+    lines = shown(child, r"Your card > ", rows, cols)
+    assert "? '9z' is not a card: type e.g. 7h (rank A7KJQ65432, suit SHDC) or its number" in flat(lines)
+    for _ in range(2):  # two legal cards, by their numbers
+        hand = next(line for line in lines if line.startswith("Your hand"))
+        child.sendline(re.findall(r"(\d) [A7KJQ65432][♠♥♦♣]\*", hand)[0])
+        lines = shown(child, r"Your card > ", rows, cols)
+    assert not any("too small" in line for line in lines)
+    child.sendline("quit")
+    child.expect(r"You leave the table\.")
+    child.expect(pexpect.EOF)
+    assert child.wait() == 0
+
+
+def test_a_resized_window_is_drawn_again_at_once() -> None:
+    """The window resized while the table waits for an answer: the screen is drawn again for
+    the new size straight away (COLUMNS and LINES, stale, are not believed), a window too
+    small says so, and what was typed before the resize is kept."""
+    child = spawn("--seed", "3", "--bots", "random", "--speed", "0")
+    trump = PROMPTS[TRUMP]
+    shown(child, trump, 24, 80)
+    child.setwinsize(16, 40)
+    lines = shown(child, trump, 16, 40)
+    assert any(line.strip().startswith("player") for line in lines), "the compact table"
+    child.setwinsize(12, 40)
+    child.expect(r"Window 40x12 is too small")
+    child.expect(trump)
+    child.send("h")  # typed, not yet entered
+    child.setwinsize(24, 80)
+    lines = shown(child, trump, 24, 80)
+    assert "─" * 80 in lines, "the table drawn around the trick again"
+    child.sendline("")
+    shown(child, r"Discard(?: or sit)? > ", 24, 80)  # "h" was the answer: hearts are trumps
+    child.sendline("quit")
+    child.expect(pexpect.EOF)
+    assert child.wait() == 0

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import argparse
-import os
 import random
 import sys
 from typing import Any
 
 from sobedesce.core import PRESETS, Match, RulesError, dumps_record, find_rules
 
+from .play import save_problem
 from .show import describe_round, seat_name
 
 
@@ -44,18 +44,9 @@ def run(args: argparse.Namespace) -> int:
     if args.save:
         # A path that cannot be written is refused before the match is played, not after;
         # an existing file (a saved match, or anything else) is never overwritten.
-        if os.path.isdir(args.save):
-            print(f"sobedesce demo: cannot save to {args.save}: Is a directory", file=sys.stderr)
-            return 2
-        if os.path.lexists(args.save):
-            print(f"sobedesce demo: {args.save} exists: --save names a new file", file=sys.stderr)
-            return 2
-        try:
-            with open(args.save, "x", encoding="utf-8"):
-                pass
-            os.unlink(args.save)  # only a probe: nothing is left behind if the match is interrupted
-        except OSError as error:
-            print(f"sobedesce demo: cannot save to {args.save}: {error.strerror}", file=sys.stderr)
+        problem = save_problem(args.save)
+        if problem is not None:
+            print(f"sobedesce demo: {problem}", file=sys.stderr)
             return 2
     seed = args.seed if args.seed is not None else random.randrange(1 << 31)
     match = play_random_match(args.rules, random.Random(seed))

@@ -93,19 +93,24 @@ def _human_seat(match: Match, args: argparse.Namespace, path: str) -> int:
     return seat
 
 
-def _save_problem(path: str, resume: str | None) -> str | None:
-    """Why ``--save path`` is refused, if it is: a saved match is never overwritten."""
-    if resume is not None and os.path.abspath(path) == os.path.abspath(resume):
+def save_problem(path: str, *, advice: str | None = None, same_as: str | None = None) -> str | None:
+    """Why ``--save path`` is refused, if it is, in the words every subcommand uses: a
+    directory, a file that exists (never overwritten: ``advice`` says what to do instead), or
+    a path where no file can be created (tried, and removed at once).  ``same_as``: a file the
+    command is allowed to save into again (``play --resume FILE --save FILE``)."""
+    if same_as is not None and os.path.abspath(path) == os.path.abspath(same_as):
         return None
     if os.path.isdir(path):
         return f"cannot save to {path}: it is a directory"
-    if not os.path.lexists(path):
-        return None
-    if resume is not None:
-        return f"{path} exists: --save names a new file (without --save the match is saved on into {resume})"
-    return (
-        f"{path} exists: to continue the match saved there, use --resume {path}; to start a new one, save to a new file"
-    )
+    if os.path.lexists(path):
+        return f"{path} exists: --save names a new file" + (f" ({advice})" if advice else "")
+    try:
+        with open(path, "x", encoding="utf-8"):
+            pass
+        os.unlink(path)  # only a probe: nothing is left behind if the command stops before saving
+    except OSError as error:
+        return f"cannot save to {path}: {error.strerror or error}"
+    return None
 
 
 def run(args: argparse.Namespace) -> int:
@@ -125,7 +130,11 @@ def run(args: argparse.Namespace) -> int:
     if not math.isfinite(args.speed) or not 0 <= args.speed <= MAX_SPEED:
         return fail(f"--speed must be a finite number of seconds, 0 to {MAX_SPEED}")
     if args.save is not None:
-        problem = _save_problem(args.save, args.resume)
+        if args.resume is not None:
+            advice = f"without --save the match is saved on into {args.resume}"
+        else:
+            advice = f"to continue the match saved there, use --resume {args.save}"
+        problem = save_problem(args.save, advice=advice, same_as=args.resume)
         if problem is not None:
             return fail(problem)
     # Without --seed every deck comes from the OS's randomness when it is dealt (see

@@ -1,7 +1,7 @@
 """Playing at a terminal: a game driver shared with other frontends, a renderer, input parsing.
 
 - :mod:`.driver` — whose turn, the bots, saving the record after every decision (no I/O);
-- :mod:`.render` — the table drawn from one seat's view, for 80x24 terminals;
+- :mod:`.render` — the table drawn from one seat's view, for the window's size (80x24 at best);
 - :mod:`.inputs` — what a person types, read as commands or decisions;
 - :mod:`.app` — the terminal loop tying them together (``sobedesce play``).
 """

@@ -7,6 +7,7 @@ its view and events into screens and prompts into decisions.
 from __future__ import annotations
 
 import contextlib
+import functools
 import os
 import select
 import shlex
@@ -15,6 +16,7 @@ import sys
 import time
 from collections import deque
 from collections.abc import Callable, Sequence
+from typing import Any
 
 from rich.console import Console
 from rich.text import Text
@@ -25,21 +27,29 @@ from sobedesce.table import Event, TableDriver
 from .inputs import COMMANDS, Command, InputError, parse_input
 from .render import (
     LOG_LINES,
-    WIDTH,
+    Guidance,
+    TableScreen,
     card_text,
     describe_event,
     help_lines,
     hint_lines,
     history_lines,
     match_over_lines,
+    page_chunks,
     print_lines,
     printable,
     round_over_lines,
     rules_lines,
-    table_lines,
+    screen_rows,
+    table_screen,
 )
 
-__all__ = ["LineReader", "TerminalTable"]
+__all__ = ["LineReader", "Resized", "TerminalTable"]
+
+
+class Resized(Exception):
+    """The terminal was resized while a line was awaited: draw the screen again, and ask again
+    (what was typed so far is kept)."""
 
 
 class LineReader:
@@ -52,12 +62,37 @@ class LineReader:
     came; the ``KeyboardInterrupt`` is then raised as soon as Python code runs again.  The
     wait also wakes every half second, in case the wakeup pipe could not be installed (a
     thread other than the main one).  End of input raises ``EOFError``, like ``input()``.
+
+    With ``watch_resize`` (in the main thread), a resize of the terminal (``SIGWINCH``) from
+    the reader's creation on makes the next wait, or the one under way, raise
+    :class:`Resized`, so that the screen is drawn again for the new size at once; the keys
+    typed so far are kept for the next read.  :meth:`close` stops watching.
     """
 
-    def __init__(self, fd: int) -> None:
+    def __init__(self, fd: int, *, watch_resize: bool = False) -> None:
         self.fd = fd
         self._pending = b""
         self._ended = False
+        self._resized = False
+        self._watching = False
+        self._previous_handler: Any = None
+        winch = getattr(signal, "SIGWINCH", None)
+        if watch_resize and winch is not None:
+            # Installed now, not at each wait: a resize between two waits (while the screen is
+            # drawn, the bots move) is not lost, SIGWINCH being ignored by default.
+            with contextlib.suppress(ValueError):  # not the main thread: no watching
+                self._previous_handler = signal.signal(winch, self._on_resize)
+                self._watching = True
+
+    def _on_resize(self, signum: int, frame: Any) -> None:
+        self._resized = True
+
+    def close(self) -> None:
+        """Stop watching resizes: the handler of ``SIGWINCH`` before this reader is back."""
+        if self._watching:
+            self._watching = False
+            previous = self._previous_handler
+            signal.signal(signal.SIGWINCH, signal.SIG_DFL if previous is None else previous)
 
     def readline(self) -> str:
         while b"\n" not in self._pending and not self._ended:
@@ -87,8 +122,13 @@ class LineReader:
                 previous = None
             try:
                 while True:
+                    if self._resized:
+                        self._resized = False
+                        raise Resized
                     ready, _, _ = select.select([self.fd, wake_read], [], [], 0.5)
-                    # A signal's handler (KeyboardInterrupt) runs here, back in Python code.
+                    # A signal's handler (KeyboardInterrupt, a resize) runs here, back in Python code.
+                    if self._resized:
+                        continue
                     if self.fd in ready:
                         return
                     if wake_read in ready:
@@ -118,12 +158,15 @@ class _ConsoleReader:
 
     def __init__(self, console: Console, fd: int) -> None:
         self.console = console
-        self.reader = LineReader(fd)
+        self.reader = LineReader(fd, watch_resize=os.isatty(fd))
 
     def __call__(self, prompt: str) -> str:
         self.console.print(prompt, end="", markup=False, highlight=False)
         self.console.file.flush()
         return self.reader.readline()
+
+    def close(self) -> None:
+        self.reader.close()
 
     def discard_typeahead(self) -> None:
         if os.isatty(self.reader.fd):  # never from a pipe or a file: those are answers given in advance
@@ -170,7 +213,8 @@ class TerminalTable:
         self.read = read or console_reader(console)
         self.sleep = sleep
         self.log: deque[Text] = deque((Text(n, style="dim") for n in notes), maxlen=LOG_LINES)
-        self.notice: list[Text] = []
+        # What the person asked to see under their hand (a hint, the history), drawn for a width.
+        self.notice: Callable[[int], list[Text]] | None = None
         self._moved_since_prompt = False
         self._save_failing = False
 
@@ -195,6 +239,10 @@ class TerminalTable:
         except KeyboardInterrupt:
             self._leave("Interrupted.")
             return 130
+        finally:
+            close = getattr(self.read, "close", None)
+            if close is not None:
+                close()
         return 0
 
     def _leave(self, why: str) -> None:
@@ -250,29 +298,71 @@ class TerminalTable:
 
     # -- drawing -------------------------------------------------------------------------
 
-    def _draw(self, *, guidance: Text | str | None = None, message: Text | str | None = None) -> None:
-        view = self.driver.view()
-        lines = table_lines(
-            view, self.names, log=list(self.log), notice=self.notice, guidance=guidance, message=message
+    def _size(self) -> tuple[int, int]:
+        """The window's width and height now.  At a terminal they are asked of it at each
+        screen, so a resize is followed even when ``COLUMNS``/``LINES`` (read once by the
+        console) say otherwise; elsewhere they are the console's."""
+        console = self.console
+        if console.is_terminal:
+            with contextlib.suppress(AttributeError, OSError, ValueError):
+                size = os.get_terminal_size(console.file.fileno())
+                if size.columns > 0 and size.lines > 0:
+                    console.width, console.height = size.columns, size.lines
+        return console.width, console.height
+
+    def _table(self, *, guidance: Guidance = None, message: Text | str | None = None) -> TableScreen:
+        """The table laid out for the window as it is now."""
+        width, height = self._size()
+        return table_screen(
+            self.driver.view(),
+            self.names,
+            log=list(self.log),
+            notice=self.notice(width) if self.notice is not None else (),
+            guidance=guidance,
+            message=message,
+            width=width,
+            height=height,
         )
-        self._screen(lines)
 
-    def _screen(self, lines: Sequence[Text]) -> None:
-        """Clear the terminal and show ``lines``, saying so when the terminal is too narrow
-        for them (they are cut at its right edge)."""
+    def _draw(self, *, guidance: Guidance = None, message: Text | str | None = None) -> None:
+        self._screen(self._table(guidance=guidance, message=message).lines)
+
+    def _screen(self, lines: Sequence[Text], *, blank: bool = False) -> None:
+        """Clear the terminal and show ``lines``; ``blank``: then an empty line, if there is
+        room for it above the prompt."""
         self.console.clear()
-        if self.console.width < WIDTH:
-            note = f"! Terminal {self.console.width} columns wide: the table needs {WIDTH}; widen it."
-            self.console.print(note, style="bold", markup=False, highlight=False)
         print_lines(self.console, lines)
+        if blank and len(lines) < screen_rows(self.console.height):
+            self.console.print()
 
-    def _page(self, lines: Sequence[Text], prompt: str = "Press Enter to return to the table > ") -> None:
-        self._screen(lines)
-        self.console.print()
-        if COMMANDS.get(" ".join(self._ask(prompt).split()).lower()) == "quit":
+    def _paged(self, make: Callable[[int], Sequence[Text]], prompt: str) -> str:
+        """Show the page ``make(width)`` and return the answer to ``prompt``.  A page taller
+        than the window is shown a screenful at a time, Enter for the next (``quit`` leaves)."""
+        index = 0
+        while True:
+            width, height = self._size()
+            chunks = page_chunks(make(width), width, height)
+            index = min(index, len(chunks) - 1)
+            last = index == len(chunks) - 1
+            self._screen(chunks[index], blank=True)
+            answer = self._ask(prompt if last else f"Press Enter for more ({index + 1}/{len(chunks)}) > ")
+            if answer is None:  # resized: the same page, laid out again
+                continue
+            if last:
+                return answer
+            if COMMANDS.get(" ".join(answer.split()).lower()) == "quit":
+                raise _Quit
+            index += 1
+
+    def _page(
+        self, make: Callable[[int], Sequence[Text]], prompt: str = "Press Enter to return to the table > "
+    ) -> None:
+        if COMMANDS.get(" ".join(self._paged(make, prompt).split()).lower()) == "quit":
             raise _Quit
 
-    def _ask(self, prompt: str) -> str:
+    def _ask(self, prompt: str) -> str | None:
+        """The person's answer to ``prompt``; ``None`` when the window was resized meanwhile
+        (the caller draws its screen again and asks again)."""
         if self._moved_since_prompt:
             # Keys typed while the table moved on (the bots, a forced card) answered no prompt:
             # they are dropped rather than taken as the next decision.
@@ -280,7 +370,10 @@ class TerminalTable:
             discard = getattr(self.read, "discard_typeahead", None)
             if discard is not None:
                 discard()
-        return self.read(prompt)
+        try:
+            return self.read(prompt)
+        except Resized:
+            return None
 
     def _pause(self, factor: float = 1.0) -> None:
         if self.speed > 0:
@@ -343,17 +436,21 @@ class TerminalTable:
             self._draw()
             self._pause(2.0)
         next_dealer = None if last else driver.match.next_dealer
-        lines = round_over_lines(event, self.names, driver.human, next_dealer)
-        self.notice = []
+        self.notice = None
+
+        def summary(message: Text | None, width: int) -> list[Text]:
+            lines = round_over_lines(event, self.names, driver.human, next_dealer, width)
+            return [*lines, message] if message is not None else lines
+
         if last:
-            self._screen(lines)
+            self._screen(summary(None, self._size()[0]))
             self.console.print()
             return
         message: Text | None = None
         while True:
-            self._screen([*lines, message] if message is not None else lines)
-            self.console.print()
-            text = self._ask(f"Press Enter to deal round {event.round_index + 2} > ")
+            text = self._paged(
+                functools.partial(summary, message), f"Press Enter to deal round {event.round_index + 2} > "
+            )
             key = " ".join(text.split()).lower()
             if not key:
                 return
@@ -362,11 +459,11 @@ class TerminalTable:
             if command == "quit":
                 raise _Quit
             if command == "rules":
-                self._page(rules_lines(driver.match.rules))
+                self._page(lambda width: rules_lines(driver.match.rules, width))
             elif command == "help":
-                self._page(help_lines(None, driver.match.rules))
+                self._page(lambda width: help_lines(None, driver.match.rules, width))
             elif command == "history":
-                self._page(history_lines(driver.view(), self.names))
+                self._page(functools.partial(history_lines, driver.view(), self.names))
             elif command == "hint":
                 message = Text("No decision is due: 'hint' helps when you choose trump, exchange or play.")
             else:
@@ -376,7 +473,7 @@ class TerminalTable:
 
     def _match_over(self, event: Event) -> None:
         driver = self.driver
-        lines = match_over_lines(event, self.names, driver.human, len(driver.match.rounds))
+        lines = match_over_lines(event, self.names, driver.human, len(driver.match.rounds), self._size()[0])
         print_lines(self.console, lines)
         if driver.save_path and driver.save_error is not None:
             self.console.print(
@@ -406,7 +503,7 @@ class TerminalTable:
             card, why = forced
             note = Text("Forced: you play ", style="bold").append_text(card_text(card, "bold"))
             note.append(f" — {why}.", style="bold")
-            self.notice = []
+            self.notice = None
             self._show_events(driver.play_human(Play(card)), forced=note)
             return
         message: Text | str | None = None
@@ -414,10 +511,18 @@ class TerminalTable:
         while True:
             view = driver.view()
             guidance, prompt = self._prompt_for(view.phase, must_play)
-            self._draw(guidance=guidance, message=message)
+            screen = self._table(guidance=guidance, message=message)
+            if not screen.notice_shown and self.notice is not None:
+                # A hint or the history too long for the window: a page of its own, then the table.
+                notice, self.notice = self.notice, None
+                self._page(notice)
+                screen = self._table(guidance=guidance, message=message)
+            self._screen(screen.lines)
             text = self._ask(prompt)
+            if text is None:  # resized: the same screen, laid out again
+                continue
             message = None
-            self.notice = []
+            self.notice = None
             try:
                 parsed = parse_input(
                     text,
@@ -434,13 +539,13 @@ class TerminalTable:
                 if parsed.name == "quit":
                     raise _Quit
                 if parsed.name == "hint":
-                    self.notice = hint_lines(driver.hint(), driver.hint_bot_name)
+                    self.notice = functools.partial(hint_lines, driver.hint(), driver.hint_bot_name)
                 elif parsed.name == "history":
-                    self.notice = history_lines(view, self.names)
+                    self.notice = functools.partial(history_lines, view, self.names)
                 elif parsed.name == "rules":
-                    self._page(rules_lines(driver.match.rules))
+                    self._page(lambda width: rules_lines(driver.match.rules, width))
                 elif parsed.name == "help":
-                    self._page(help_lines(view.phase, driver.match.rules))
+                    self._page(functools.partial(help_lines, view.phase, driver.match.rules))
                 continue
             try:
                 events = driver.play_human(parsed)
@@ -450,7 +555,9 @@ class TerminalTable:
             self._show_events(events)
             return
 
-    def _prompt_for(self, phase: Phase, must_play: str | None) -> tuple[Text | None, str]:
+    def _prompt_for(self, phase: Phase, must_play: str | None) -> tuple[Guidance, str]:
+        """The line under the hand (with its shorter forms for a small window: the prompt
+        says what to type) and the prompt, for a decision in ``phase``."""
         rules = self.driver.match.rules
         if phase == Phase.TRUMP:
             choices = "S/H/D/C" + ("/turn" if rules.turn_up_allowed else "")
@@ -464,7 +571,7 @@ class TerminalTable:
             if must_play:
                 reason = must_play.removeprefix("must play: ")
                 guidance = Text(f"You must play: {reason}. Discard {span} cards (2c 5h or 1 4){keep}.")
-                return guidance, "Discard > "
+                return (guidance, Text(f"You must play: {reason}.")), "Discard > "
             guidance = Text(f"Discard {span} cards (2c 5h or 1 4){keep}, or 'sit' to sit out.")
-            return guidance, "Discard or sit > "
+            return (guidance, None), "Discard or sit > "
         return None, "Your card > "

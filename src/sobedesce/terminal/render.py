@@ -1,21 +1,25 @@
 """Drawing the table for a terminal: pure functions from a seat's view to lines of rich text.
 
 Everything drawn comes from one :class:`~sobedesce.core.SeatView` (and public events), so no
-hidden card can reach the screen.  Every screen fits an 80x24 terminal: the functions return
-at most 22 lines of at most 80 cells, leaving a line for the prompt and one for the answer.
+hidden card can reach the screen.  Every function takes the terminal's ``width`` (and the
+table its ``height``) and returns lines of at most ``width`` cells: long lines wrap, never
+cut.  At 80x24 (the default) a screen is at most 22 lines, leaving a line for the prompt and
+one for the answer; in a narrower or shorter terminal the table is drawn compactly, the less
+essential parts (the list of events, reminders) shortened or dropped first, down to
+:data:`MIN_WIDTH` x :data:`MIN_HEIGHT`; below that a line says the window is too small.
 Colour is only a help: without it, legal cards carry a ``*`` and suits their symbols.
 """
 
 from __future__ import annotations
 
-import functools
-import io
 import itertools
 import re
 import textwrap
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
+from rich.cells import cell_len
 from rich.console import Console
 from rich.text import Text
 
@@ -37,17 +41,24 @@ from sobedesce.core import (
 from sobedesce.table import Event
 
 __all__ = [
+    "HEIGHT",
     "LOG_LINES",
     "MAX_LINES",
+    "MIN_HEIGHT",
+    "MIN_WIDTH",
     "WIDTH",
+    "TableScreen",
     "action_text",
     "card_text",
     "cards_text",
+    "default_guidance",
+    "default_guidance_forms",
     "describe_event",
     "help_lines",
     "hint_lines",
     "history_lines",
     "match_over_lines",
+    "page_chunks",
     "print_lines",
     "printable",
     "round_over_lines",
@@ -55,13 +66,25 @@ __all__ = [
     "seat_positions",
     "short_name",
     "suit_text",
+    "screen_rows",
     "table_lines",
+    "table_screen",
+    "too_small_note",
 ]
 
 WIDTH = 80
+"""The width the table is drawn for, seats around the trick; narrower, it is drawn compactly."""
+HEIGHT = 24
 MAX_LINES = 22
 """Lines a screen may use above the prompt (24 rows: the prompt and the typed answer)."""
+MIN_WIDTH = 40
+MIN_HEIGHT = 16
+"""The smallest window in which every screen shows all a decision needs (header, seats and
+scores, the trick, the hand, the prompt and the last error); below it a line says so."""
 LOG_LINES = 6
+WIDE_HEIGHT = 19
+"""The fewest rows for the table drawn around the trick (13 lines, two for the guidance, two
+for a message, the prompt and the answer); in fewer it is drawn compactly, whatever is said."""
 RED = "red"
 _SUIT_STYLE = ("", RED, RED, "")
 
@@ -148,20 +171,93 @@ def _fit(text: Text, width: int = WIDTH) -> Text:
     return text
 
 
-@functools.cache
-def _measuring_console() -> Console:
-    return Console(file=io.StringIO(), width=WIDTH)
-
-
-def _fold(text: Text | str, width: int = WIDTH) -> list[Text]:
-    """``text`` wrapped at spaces into lines of at most ``width`` cells: nothing is cut."""
+def _fold(text: Text | str, width: int = WIDTH, indent: int = 0) -> list[Text]:
+    """``text`` wrapped at spaces into lines of at most ``width`` cells, the lines after the
+    first indented by ``indent`` (when that leaves room): nothing is cut.  A word longer than
+    a line is split."""
     text = Text(text) if isinstance(text, str) else text
+    width = max(1, width)
     if text.cell_len <= width:
         return [text]
-    lines = list(text.wrap(_measuring_console(), width, overflow="fold"))
+    if width - indent < 12:
+        indent = 0
+    plain = text.plain
+    lines: list[Text] = []
+    start, room = 0, width
+    while start < len(plain):
+        if lines:
+            while start < len(plain) and plain[start] == " ":
+                start += 1
+            if start == len(plain):
+                break
+        end, cells, space = start, 0, None
+        while end < len(plain):
+            cells += cell_len(plain[end])
+            if cells > room:
+                break
+            if plain[end] == " ":
+                space = end
+            end += 1
+        if end < len(plain):  # the line is full: break at its last space, else inside the word
+            if space is not None and space > start:
+                end = space
+            end = max(end, start + 1)
+        line = text[start:end]
+        line.rstrip()
+        lines.append(Text(" " * indent).append_text(line) if lines and indent else line)
+        start, room = end, width - indent
+    return lines
+
+
+def _pack(pieces: Iterable[Text | str], width: int = WIDTH, sep: str = " · ", indent: int = 0) -> list[Text]:
+    """``pieces`` on lines of at most ``width`` cells, ``sep`` between two on a line: a line
+    breaks only between pieces (unless one piece is wider than a line)."""
+    lines: list[Text] = []
+    line: Text | None = None
+    for piece in pieces:
+        piece = Text(piece) if isinstance(piece, str) else piece
+        if not piece.plain:
+            continue
+        if line is not None and line.cell_len + cell_len(sep) + piece.cell_len <= width:
+            line.append(sep).append_text(piece)
+            continue
+        if line is not None:
+            lines.append(line)
+        line = (Text(" " * indent) if lines and indent else Text()).append_text(piece)
+    if line is not None:
+        lines.append(line)
+    out: list[Text] = []
     for line in lines:
         line.rstrip()
-    return lines
+        out.extend(_fold(line, width, indent))
+    return out
+
+
+def screen_rows(height: int) -> int:
+    """Lines a screen may use above the prompt in a terminal ``height`` rows tall: the prompt
+    and the typed answer take two; never more than :data:`MAX_LINES`."""
+    return max(1, min(MAX_LINES, height - 2))
+
+
+def too_small_note(width: int, height: int) -> Text | None:
+    """The line that says the window is below :data:`MIN_WIDTH` x :data:`MIN_HEIGHT`, if it is."""
+    if width >= MIN_WIDTH and height >= MIN_HEIGHT:
+        return None
+    return Text(
+        f"! Window {width}x{height} is too small: the table needs {MIN_WIDTH}x{MIN_HEIGHT} or more; enlarge it.",
+        style="bold",
+    )
+
+
+def page_chunks(lines: Sequence[Text | str], width: int = WIDTH, height: int = HEIGHT) -> list[list[Text]]:
+    """A page (the rules, help, a summary…) in screens of a ``width`` x ``height`` window: lines
+    wider than the window wrapped, then cut into screens that leave room for the prompt;
+    below the minimum size each screen starts with the line that says so."""
+    folded = [part for line in lines for part in _fold(Text(line) if isinstance(line, str) else line, width)]
+    note = too_small_note(width, height)
+    head = _fold(note, width) if note is not None else []
+    rows = max(1, screen_rows(height) - len(head))
+    return [head + folded[i : i + rows] for i in range(0, max(1, len(folded)), rows)]
 
 
 def _place(parts: Sequence[tuple[int, Text]], width: int = WIDTH) -> Text:
@@ -201,8 +297,11 @@ def seat_positions(rules: Rules, human: int) -> dict[str, int]:
 
 
 def print_lines(console: Console, lines: Iterable[Text | str]) -> None:
+    """Print ``lines`` as they are; one wider than the console (a window below the minimum
+    width) is wrapped rather than cut."""
     for line in lines:
-        console.print(line, overflow="crop", no_wrap=True, crop=True, highlight=False, markup=False, emoji=False)
+        for part in _fold(line, console.width):
+            console.print(part, overflow="crop", no_wrap=True, crop=True, highlight=False, markup=False, emoji=False)
 
 
 # -- the table --------------------------------------------------------------------------
@@ -269,65 +368,260 @@ def _caption(view: SeatView, names: Sequence[str], trick: TrickView | None) -> T
     return Text(f"trick {number} · led by {short_name(names, trick.leader, human)}")
 
 
+Guidance = Text | str | None | Sequence[Text | str | None]
+"""The line under the hand: a text, or its forms from the longest to the shortest (``None``
+or ``""``: nothing), the shorter taken when the window is small."""
+
+
+@dataclass(frozen=True)
+class TableScreen:
+    """A table screen laid out for a window: its ``lines``; ``notice_shown``: whether the
+    whole notice is among them (else the log is, and the notice is for a page of its own);
+    ``compact``: drawn as a list of seats rather than around the trick."""
+
+    lines: list[Text]
+    notice_shown: bool
+    compact: bool
+
+
 def table_lines(
     view: SeatView,
     names: Sequence[str],
     *,
     log: Sequence[Text | str] = (),
     notice: Sequence[Text | str] = (),
-    guidance: Text | str | None = None,
+    guidance: Guidance = None,
     message: Text | str | None = None,
+    width: int = WIDTH,
+    height: int = HEIGHT,
 ) -> list[Text]:
-    """The whole screen above the prompt: header, the four seats around the trick, the
-    person's hand, a guidance line, then ``notice`` (a hint, the history…) or the latest
-    ``log`` lines, then ``message`` (e.g. why an input was refused).  The guidance and the
-    message are wrapped, never cut: when they take more lines, fewer log lines show."""
-    lines = _header_lines(view, names)
-    lines.append(Text("─" * WIDTH, style="dim"))
-    lines.extend(_table_area(view, names))
-    lines.append(Text("─" * WIDTH, style="dim"))
-    lines.append(_fit(_hand_line(view)))
-    if guidance is None:
-        guidance = default_guidance(view, names)
-    said = _fold(guidance)
+    """The lines of :func:`table_screen`."""
+    return table_screen(
+        view, names, log=log, notice=notice, guidance=guidance, message=message, width=width, height=height
+    ).lines
+
+
+def table_screen(
+    view: SeatView,
+    names: Sequence[str],
+    *,
+    log: Sequence[Text | str] = (),
+    notice: Sequence[Text | str] = (),
+    guidance: Guidance = None,
+    message: Text | str | None = None,
+    width: int = WIDTH,
+    height: int = HEIGHT,
+) -> TableScreen:
+    """The whole screen above the prompt in a ``width`` x ``height`` window: header, the four
+    seats and the trick, the person's hand, a guidance line, then ``notice`` (a hint, the
+    history…) or the latest ``log`` lines, then ``message`` (e.g. why an input was refused).
+
+    From 80 columns and :data:`WIDE_HEIGHT` rows the seats are drawn around the trick;
+    narrower or shorter, as a list in the order of play.  Nothing is cut: long lines wrap.  What does not fit the
+    height goes first: the log (from its oldest line), then the shorter form of the guidance,
+    a shorter header, the list's column titles, the guidance, the caption of the trick.  The
+    notice is shown whole or not at all (``notice_shown``).  Below :data:`MIN_WIDTH` x
+    :data:`MIN_HEIGHT` a line above the message says the window is too small."""
+    rows = screen_rows(height)
+    forms = _guidance_forms(view, names, guidance)
     if isinstance(message, str):
         message = Text(message, style="bold")
-    said_after = _fold(message) if message else []
-    rows = max(0, min(LOG_LINES, MAX_LINES - len(lines) - len(said) - len(said_after)))
-    lines.extend(said)
-    area = list(notice)[:rows] if notice else list(log)[max(0, len(log) - rows) :]
-    for entry in area:
-        lines.append(_fit(Text(entry) if isinstance(entry, str) else entry))
-    for _ in range(rows - len(area)):
-        lines.append(Text(""))
+    said_after = _fold(message, width) if message else []
+    small = too_small_note(width, height)
+    said_after = (_fold(small, width) if small is not None else []) + said_after
+    notes = [line for entry in notice for line in _fold(entry, width, 2)]
+    levels = _levels(view, names, width, forms, wide=width >= WIDTH and height >= WIDE_HEIGHT)
+    # The first (richest) layout whose essentials fit; then, if a notice is to be shown, the
+    # first from there on, of the same kind and still with its column titles, with room for
+    # all of it (else the notice is shown on a page of its own).
+    base = next((i for i, (_, top, _) in enumerate(levels) if len(top) + len(said_after) <= rows), len(levels) - 1)
+    chosen, shown = base, False
+    if notes:
+        for i in range(base, len(levels)):
+            compact, top, titled = levels[i]
+            if compact != levels[base][0] or not titled:
+                break
+            if len(top) + len(said_after) + len(notes) <= rows:
+                chosen, shown = i, True
+                break
+    compact, top, _ = levels[chosen]
+    lines = list(top)
+    room = max(0, rows - len(lines) - len(said_after))
+    area = min(LOG_LINES, room)
+    if shown:
+        lines.extend(notes)
+        area -= len(notes)
+    else:
+        latest: list[Text] = []
+        for entry in reversed(log):
+            folded = _fold(Text(entry) if isinstance(entry, str) else entry, width, 2)
+            if len(latest) + len(folded) > area:
+                break
+            latest[:0] = folded
+        lines.extend(latest)
+        area -= len(latest)
+    lines.extend(Text("") for _ in range(max(0, area)))
     lines.extend(said_after)
-    return lines
+    return TableScreen(lines, shown or not notes, compact)
+
+
+def _levels(
+    view: SeatView, names: Sequence[str], width: int, forms: Sequence[Text | None], *, wide: bool
+) -> list[tuple[bool, list[Text], bool]]:
+    """The layouts of the table above the log, richest first (``wide``: drawn around the trick
+    first), each as (compact, lines, with the compact table's column titles or drawn wide)."""
+    levels: list[tuple[bool, list[Text], bool]] = []
+    if wide:
+        around = _header_lines(view, names)
+        around.append(Text("─" * WIDTH, style="dim"))
+        around.extend(_table_area(view, names))
+        around.append(Text("─" * WIDTH, style="dim"))
+        around.append(_fit(_hand_line(view)))
+        for form in _distinct(forms):
+            levels.append((False, around + (_fold(form, WIDTH) if form else []), True))
+    hand = _pack(_hand_pieces(view), width, sep=" ", indent=10)
+    caption = _caption(view, names, shown_trick(view))
+    for header, titles, form, with_caption in (
+        ("full", True, forms[0], True),
+        ("full", True, forms[-1], True),
+        ("short", True, forms[-1], True),
+        ("short", False, forms[-1], True),
+        ("short", False, None, True),
+        ("short", False, None, False),
+    ):
+        lines = _compact_header(view, names, width, short=header == "short")
+        lines.extend(_seat_rows(view, names, width, titles=titles))
+        if with_caption and caption.plain:
+            lines.extend(_fold(caption, width, 2))
+        lines.extend(hand)
+        if form:
+            lines.extend(_fold(form, width, 2))
+        if not levels or lines != levels[-1][1]:
+            levels.append((True, lines, titles))
+    return levels
+
+
+def _distinct(forms: Sequence[Text | None]) -> list[Text | None]:
+    out: list[Text | None] = []
+    for form in forms:
+        if not any((form.plain if form else "") == (o.plain if o else "") for o in out):
+            out.append(form)
+    return out
+
+
+def _guidance_forms(view: SeatView, names: Sequence[str], guidance: Guidance) -> list[Text | None]:
+    """The guidance from its longest form to its shortest (at least one)."""
+    if guidance is None:
+        forms: Sequence[Text | str | None] = default_guidance_forms(view, names)
+    elif isinstance(guidance, (Text, str)):
+        forms = [guidance]
+    else:
+        forms = list(guidance) or [None]
+    return [(Text(f) if isinstance(f, str) else f) if f else None for f in forms]
+
+
+def _header_pieces(view: SeatView, names: Sequence[str], *, short: bool = False) -> tuple[list[Text], list[Text]]:
+    """The header's two lines in pieces: the game, the rule set, the round and the direction
+    of play (``short``: without the game's name); then trump, the stock and the dealer."""
+    rules = view.rules
+    arrow = "↺" if rules.direction == "counter-clockwise" else "↻"
+    first: list[Text] = []
+    if short:
+        if view.round_index >= 0:
+            first.append(Text(f"Round {view.round_index + 1}"))
+        first += [Text(rules.name), Text(f"{arrow} {rules.direction}")]
+    else:
+        first += [Text("Sobe e Desce", style="bold"), Text(f"{rules.name} rules")]
+        if view.round_index >= 0:
+            first.append(Text(f"round {view.round_index + 1}"))
+        first.append(Text(f"play goes {rules.direction} {arrow}"))
+    trump = Text("Trump ")
+    if view.trump is None:
+        trump.append("not chosen yet", style="dim")
+    else:
+        trump.append_text(suit_text(view.trump))
+        if view.turned_card is not None:
+            trump.append(" (turned up ").append_text(card_text(view.turned_card)).append(")")
+    second = [trump]
+    if view.trump is not None and rules.multiplier(view.trump) != 1:
+        second.append(Text(f"points x{rules.multiplier(view.trump)}", style="bold"))
+    if view.round_index >= 0:
+        second.append(Text(f"stock {view.stock_count}"))
+    if view.dealer is not None:
+        second.append(Text(f"dealer {short_name(names, view.dealer, view.seat)}"))
+    return first, second
 
 
 def _header_lines(view: SeatView, names: Sequence[str]) -> list[Text]:
-    """The rule set, the round and the direction of play; then trump, the stock and the dealer."""
-    rules = view.rules
-    arrow = "↺" if rules.direction == "counter-clockwise" else "↻"
-    header = Text("Sobe e Desce", style="bold")
-    header.append(f" · {rules.name} rules")
-    if view.round_index >= 0:
-        header.append(f" · round {view.round_index + 1}")
-    header.append(f" · play goes {rules.direction} {arrow}")
-    second = Text("Trump ")
-    if view.trump is None:
-        second.append("not chosen yet", style="dim")
-    else:
-        second.append_text(suit_text(view.trump))
-        if view.turned_card is not None:
-            second.append(" (turned up ").append_text(card_text(view.turned_card)).append(")")
-        multiplier = rules.multiplier(view.trump)
-        if multiplier != 1:
-            second.append(f" · points x{multiplier}", style="bold")
-    if view.round_index >= 0:
-        second.append(f" · stock {view.stock_count}")
-    if view.dealer is not None:
-        second.append(f" · dealer {short_name(names, view.dealer, view.seat)}")
-    return [_fit(header), _fit(second)]
+    """The header of the wide table: two lines of 80 cells."""
+    return [_fit(_join(pieces)) for pieces in _header_pieces(view, names)]
+
+
+def _compact_header(view: SeatView, names: Sequence[str], width: int, *, short: bool) -> list[Text]:
+    first, second = _header_pieces(view, names, short=short)
+    return _pack(first, width) + _pack(second, width)
+
+
+def _join(pieces: Iterable[Text], sep: str = " · ") -> Text:
+    out = Text()
+    for i, piece in enumerate(pieces):
+        out.append(sep if i else "").append_text(piece)
+    return out
+
+
+def _seat_rows(view: SeatView, names: Sequence[str], width: int, *, titles: bool) -> list[Text]:
+    """The compact table: a row for each seat in the order of play (seat 0, 1, 2, 3) with its
+    score, tricks won, cards in hand (when there is room), its card on the table and whether
+    it sits out or how many cards it swapped; ``▶`` marks the seat to act."""
+    human = view.seat
+    trick = shown_trick(view)
+    played: dict[int, Text] = {}
+    if trick is not None:
+        for seat, card in zip(trick.seats, trick.cards, strict=True):
+            style = "bold reverse" if trick.winner == seat else "bold"
+            played[seat] = Text("[").append_text(card_text(card, style)).append("]")
+    labels = [short_name(names, seat, human) for seat in range(4)]
+    name_width = max(6, *(cell_len(label) for label in labels))
+    statuses = [_compact_status(view, seat) for seat in range(4)]
+    status_width = max(cell_len(status) for status in statuses)
+    with_cards = 2 + name_width + 6 + 7 + 6 + 6 + 2 + status_width <= width
+    rows: list[Text] = []
+    if titles:
+        title = Text("  " + "player".ljust(name_width) + " score tricks", style="dim")
+        title.append((" cards" if with_cards else "") + " table", style="dim")
+        rows.append(title)
+    for seat in range(4):
+        to_act = view.to_act == seat and view.phase in (Phase.TRUMP, Phase.EXCHANGE, Phase.PLAY)
+        active = view.active[seat]
+        row = Text("▶ " if to_act else "  ", style="bold")
+        row.append(labels[seat].ljust(name_width), style="bold")
+        row.append(f"{view.scores[seat]:>6}")
+        won = view.tricks_won[seat] if view.phase >= Phase.PLAY and active is True else ""
+        row.append(f"{won:>7}")
+        if with_cards:
+            shows_cards = active is not False and view.round_index >= 0 and view.phase != Phase.DEAL
+            row.append(f"{view.hand_sizes[seat] if shows_cards else '':>6}")
+        on_table = played.get(seat)
+        row.append(" " * (6 - (on_table.cell_len if on_table else 0)))
+        if on_table is not None:
+            row.append_text(on_table)
+        if statuses[seat]:
+            row.append("  " + statuses[seat], style="dim" if active is False else "")
+        row.rstrip()
+        rows.extend(_fold(row, width, 2))
+    return rows
+
+
+def _compact_status(view: SeatView, seat: int) -> str:
+    active = view.active[seat]
+    if active is False:
+        return "sitting out"
+    if active is True:
+        count = view.discard_counts[seat]
+        return "kept all" if not count else f"swapped {count}"
+    if view.phase == Phase.EXCHANGE and view.to_act == seat:
+        return "deciding…"
+    return ""
 
 
 def _table_area(view: SeatView, names: Sequence[str]) -> list[Text]:
@@ -381,21 +675,47 @@ def _hand_line(view: SeatView) -> Text:
     return hand
 
 
+def _hand_pieces(view: SeatView) -> list[Text]:
+    """The person's hand for the compact table: ``Your hand`` then one piece a card."""
+    legal = {a.card for a in view.legal_actions if isinstance(a, Play)} if view.is_my_turn else set()
+    pieces = [Text("Your hand", style="bold")]
+    if view.active[view.seat] is False:
+        pieces.append(Text(" you sit out this round", style="dim"))
+    elif not view.hand:
+        pieces.append(Text("(no cards)", style="dim"))
+    for position, card in enumerate(view.hand, start=1):
+        piece = Text(f"{position} ")
+        if legal:
+            piece.append_text(card_text(card, "bold underline" if card in legal else "dim"))
+            piece.append("*" if card in legal else " ")
+        else:
+            piece.append_text(card_text(card))
+        pieces.append(piece)
+    return pieces
+
+
 def default_guidance(view: SeatView, names: Sequence[str]) -> Text:
     """The line under the hand: the legal cards, or what is awaited."""
+    return default_guidance_forms(view, names)[0] or Text("")
+
+
+def default_guidance_forms(view: SeatView, names: Sequence[str]) -> list[Text | None]:
+    """:func:`default_guidance`, then its shorter forms for a small window (the prompt says
+    what to type: the reminder goes first)."""
     if view.is_my_turn and view.phase == Phase.PLAY:
         legal = [a.card for a in view.legal_actions if isinstance(a, Play)]
-        return Text("* legal: ").append_text(cards_text(legal)).append("  — type a card (e.g. 7h) or its number")
+        short = Text("* legal: ").append_text(cards_text(legal))
+        return [short.copy().append("  — type a card (e.g. 7h) or its number"), short]
     if view.is_my_turn and view.phase == Phase.TRUMP:
         text = Text("Your 3 cards: name trump ")
         for i, suit in enumerate(Suit):
             text.append(", " if i else "").append(suit.letter + " ").append_text(Text(suit.symbol, _SUIT_STYLE[suit]))
         if view.rules.turn_up_allowed:
             text.append(", or turn up your next card")
-        return text
+        return [text, None]
     if view.to_act is not None and not view.is_my_turn:
-        return Text(f"Waiting for {short_name(names, view.to_act, view.seat)}…", style="dim")
-    return Text("")
+        return [Text(f"Waiting for {short_name(names, view.to_act, view.seat)}…", style="dim")]
+    return [None]
 
 
 # -- events -------------------------------------------------------------------------------
@@ -463,50 +783,68 @@ def _labelled(names: Sequence[str], seat: int, human: int | None, width: int) ->
     return _cut(name, width) + (" (you)" if seat == human and name.casefold() != "you" else "")
 
 
-def round_over_lines(event: Event, names: Sequence[str], human: int, next_dealer: int | None) -> list[Text]:
-    """The summary shown when a round is scored."""
-    lines = [Text(f"Round {event.round_index + 1} is over · trump ", style="bold")]
+def _row_label(names: Sequence[str], seat: int, human: int, column: int) -> str:
+    """A seat's name for a summary's column of ``column`` cells (a space after it): at most 15
+    cells, less in a narrow window, only the person's row leaving room for "(you)"."""
+    mine = seat == human and names[seat].casefold() != "you"
+    return _labelled(names, seat, human, min(15, column - 1 - (6 if mine else 0)))
+
+
+def round_over_lines(
+    event: Event, names: Sequence[str], human: int, next_dealer: int | None, width: int = WIDTH
+) -> list[Text]:
+    """The summary shown when a round is scored, in ``width`` columns."""
+    title = Text(f"Round {event.round_index + 1} is over · trump ", style="bold")
     if event.suit is not None:
-        lines[0].append_text(suit_text(event.suit))
-    lines.append(Text(""))
-    lines.append(Text(f"{'':<22}{'tricks':>8}{'change':>9}{'score':>8}", style="bold"))
+        title.append_text(suit_text(event.suit))
+    lines = [*_fold(title, width), Text("")]
+    # The columns: 22 cells for the names, then 8, 9 and 8; narrower, 7, 7 and 6.
+    tricks, change, score = (8, 9, 8) if width >= 47 else (7, 7, 6)
+    name = max(10, min(22, width - tricks - change - score))
+    lines.append(Text(f"{'':<{name}}{'tricks':>{tricks}}{'change':>{change}}{'score':>{score}}", style="bold"))
     for seat in range(4):
-        label = _labelled(names, seat, human, 15)
+        label = _row_label(names, seat, human, name)
         if event.active[seat]:
-            row = f"{label:<22}{event.tricks_won[seat]:>8}{event.deltas[seat]:>+9d}{event.scores[seat]:>8}"
+            row = (
+                f"{label:<{name}}{event.tricks_won[seat]:>{tricks}}"
+                f"{event.deltas[seat]:>+{change}d}{event.scores[seat]:>{score}}"
+            )
         else:
-            row = f"{label:<22}{'sat out':>8}{'':>9}{event.scores[seat]:>8}"
+            row = f"{label:<{name}}{'sat out':>{tricks}}{'':>{change}}{event.scores[seat]:>{score}}"
         lines.append(Text(row))
     lines.append(Text(""))
+    notes: list[Text] = []
     players = [s for s in range(4) if event.active[s]]
     if not players:
-        lines.append(Text("Nobody played: the round is void, no score changes."))
+        notes.append(Text("Nobody played: the round is void, no score changes."))
     elif len(players) == 1:
-        lines.append(Text(f"{short_name(names, players[0], human)} played alone and took all 5 tricks."))
+        notes.append(Text(f"{short_name(names, players[0], human)} played alone and took all 5 tricks."))
     sat = [short_name(names, s, human) for s in range(4) if not event.active[s]]
     if sat:
-        lines.append(Text(f"Sat out: {', '.join(sat)}."))
+        notes.append(Text(f"Sat out: {', '.join(sat)}."))
     if event.multiplier != 1 and event.suit is not None:
-        lines.append(Text(f"{event.suit.title} were trumps: every change counted x{event.multiplier}."))
+        notes.append(Text(f"{event.suit.title} were trumps: every change counted x{event.multiplier}."))
     if next_dealer is not None:
         who = "you" if next_dealer == human else short_name(names, next_dealer, human)
-        lines.append(Text(f"Next: round {event.round_index + 2}, {who} {_verb(next_dealer, human, 'deal')}."))
-    return lines
+        notes.append(Text(f"Next: round {event.round_index + 2}, {who} {_verb(next_dealer, human, 'deal')}."))
+    return lines + [line for note in notes for line in _fold(note, width, 2)]
 
 
-def match_over_lines(event: Event, names: Sequence[str], human: int, rounds: int) -> list[Text]:
+def match_over_lines(event: Event, names: Sequence[str], human: int, rounds: int, width: int = WIDTH) -> list[Text]:
+    """The end of the match, in ``width`` columns."""
     winners = ", ".join(_labelled(names, s, human, 20) for s in event.winners)
     plural = "s" if len(event.winners) > 1 else ""
     lines = [
-        Text(f"The match is over after {rounds} round{'s' if rounds != 1 else ''}.", style="bold"),
+        *_fold(Text(f"The match is over after {rounds} round{'s' if rounds != 1 else ''}.", style="bold"), width),
         Text(""),
-        Text(f"Winner{plural}: {winners}", style="bold"),
+        *_fold(Text(f"Winner{plural}: {winners}", style="bold"), width, 2),
         Text(""),
-        Text(f"{'':<22}{'final score':>12}{'riscos':>9}", style="bold"),
     ]
+    name = max(10, min(22, width - 21))
+    lines.append(Text(f"{'':<{name}}{'final score':>12}{'riscos':>9}", style="bold"))
     for seat in range(4):
-        label = _labelled(names, seat, human, 15)
-        lines.append(Text(f"{label:<22}{event.scores[seat]:>12}{event.riscos[seat]:>+9g}"))
+        label = _row_label(names, seat, human, name)
+        lines.append(Text(f"{label:<{name}}{event.scores[seat]:>12}{event.riscos[seat]:>+9g}"))
     lines.append(Text(""))
     if human in event.winners:
         lines.append(Text("Well played: you won!", style="bold"))
@@ -516,15 +854,15 @@ def match_over_lines(event: Event, names: Sequence[str], human: int, rounds: int
 # -- pages ----------------------------------------------------------------------------------
 
 
-def _wrap(text: str, first: str = "• ", rest: str = "  ") -> list[str]:
-    return textwrap.wrap(text, WIDTH - 2, initial_indent=first, subsequent_indent=rest)
+def _wrap(text: str, width: int = WIDTH, first: str = "• ", rest: str = "  ") -> list[str]:
+    return textwrap.wrap(text, max(10, width - 2), initial_indent=first, subsequent_indent=rest)
 
 
 _WORDS = ("no", "one", "two", "three", "four", "five", "six")
 
 
-def rules_lines(rules: Rules) -> list[Text]:
-    """The rules of ``rules``, generated from its settings, in at most 22 lines."""
+def rules_lines(rules: Rules, width: int = WIDTH) -> list[Text]:
+    """The rules of ``rules``, generated from its settings: at 80 columns in at most 22 lines."""
     bullets = [
         f"Play goes {rules.direction}: seats act in turn 0, 1, 2, 3; the deal passes to the next "
         f"seat. Start at {rules.start_score} points; a round that leaves a score at "
@@ -571,11 +909,25 @@ def rules_lines(rules: Rules) -> list[Text]:
     bullets.append("Riscos at the end: each loser loses their final score; the winners share the total.")
     lines = [Text(f"Rules: {rules.name}", style="bold")]
     for bullet in bullets:
-        lines.extend(Text(line) for line in _wrap(bullet))
+        lines.extend(Text(line) for line in _wrap(bullet, width))
     return lines
 
 
-def help_lines(phase: Phase | None = None, rules: Rules | None = None) -> list[Text]:
+def _entries(entries: Sequence[tuple[str, str]], indent: int, width: int) -> list[Text]:
+    """``label  text`` lines, the texts in a column ``indent`` cells in, wrapped under it; in
+    too narrow a window each label on a line of its own."""
+    lines: list[Text] = []
+    for label, text in entries:
+        if width - indent >= 24:
+            lines.extend(_fold(Text(f"  {label}".ljust(indent) + text), width, indent))
+        else:
+            if label:
+                lines.append(Text(f"  {label}"))
+            lines.extend(_fold(Text("    " + text), width, 4))
+    return lines
+
+
+def help_lines(phase: Phase | None = None, rules: Rules | None = None, width: int = WIDTH) -> list[Text]:
     """How to answer, under ``rules`` (every answer any rule set takes when not given)."""
     turn = rules is None or rules.turn_up_allowed
     keep = rules is None or rules.min_discard == 0
@@ -585,34 +937,45 @@ def help_lines(phase: Phase | None = None, rules: Rules | None = None) -> list[T
         span = f"exactly {rules.min_discard} cards to discard"
     else:
         span = f"{rules.min_discard} to {rules.max_discard} cards to discard"
-    trump = "  Trump:     S, H, D, C (or spades, hearts…)" + (", or 'turn' to turn up your card." if turn else ".")
-    exchange = f"  Exchange:  {span} ('2c 5h' or '1 4')" + (", 'keep' or 0 for none," if keep else ",")
-    lines = [
+    answers = [
+        ("Cards:", "rank then suit, e.g. 7h, KS, q♦ — or the card's number in your hand."),
+        ("Ranks:", "A 7 K J Q 6 5 4 3 2, high to low."),
+        ("Suits:", "S ♠  H ♥  D ♦  C ♣"),
+        ("Trump:", "S, H, D, C (or spades, hearts…)" + (", or 'turn' to turn up your card." if turn else ".")),
+        (
+            "Exchange:",
+            f"{span} ('2c 5h' or '1 4')"
+            + (", 'keep' or 0 for none," if keep else ",")
+            + " or 'sit' to sit out the round.",
+        ),
+        (
+            "Play:",
+            "one card ('7h' or '3'). Legal cards are marked * in your hand; "
+            "a forced card is played for you, with the reason.",
+        ),
+    ]
+    commands = [
+        ("hint", "when you decide: what the strong bot would do, with expected points"),
+        ("rules", "the rules of this table (at any prompt)"),
+        ("history", "the tricks of this round (at any prompt)"),
+        ("help", "this page (at any prompt)"),
+        ("quit", "leave, saving with --save (at any prompt; Ctrl-D and Ctrl-C too)"),
+    ]
+    return [
         Text("How to answer", style="bold"),
-        Text("  Cards: rank then suit, e.g. 7h, KS, q♦ — or the card's number in your hand."),
-        Text("  Ranks, high to low: A 7 K J Q 6 5 4 3 2.  Suits: S ♠  H ♥  D ♦  C ♣"),
-        Text(trump),
-        Text(exchange),
-        Text("             or 'sit' to sit out the round."),
-        Text("  Play:      one card ('7h' or '3'). Legal cards are marked * in your hand;"),
-        Text("             a forced card is played for you, with the reason."),
+        *_entries(answers, 13, width),
         Text(""),
         Text("Commands", style="bold"),
-        Text("  hint      when you decide: what the strong bot would do, with expected points"),
-        Text("  rules     the rules of this table (at any prompt)"),
-        Text("  history   the tricks of this round (at any prompt)"),
-        Text("  help      this page (at any prompt)"),
-        Text("  quit      leave, saving with --save (at any prompt; Ctrl-D and Ctrl-C too)"),
+        *_entries(commands, 12, width),
     ]
-    return lines
 
 
-def history_lines(view: SeatView, names: Sequence[str]) -> list[Text]:
-    """The tricks of the round so far, one line each (fits the notice area)."""
+def history_lines(view: SeatView, names: Sequence[str], width: int = WIDTH) -> list[Text]:
+    """The tricks of the round so far, one line each (at 80 columns they fit the notice area)."""
     tricks = [t for t in view.tricks if t.cards]
     if not tricks:
-        return [Text("No trick has been played yet this round.")]
-    lines = [Text(f"Tricks of round {view.round_index + 1}:", style="bold")]
+        return _fold(Text("No trick has been played yet this round."), width)
+    entries = [Text(f"Tricks of round {view.round_index + 1}:", style="bold")]
     for number, trick in enumerate(view.tricks, start=1):
         if not trick.cards:
             continue
@@ -621,11 +984,11 @@ def history_lines(view: SeatView, names: Sequence[str]) -> list[Text]:
             line.append("  " if i else "").append(short_name(names, seat, view.seat) + " ").append_text(card_text(card))
         if trick.winner is not None:
             line.append(f"  → {short_name(names, trick.winner, view.seat)}")
-        lines.append(line)
-    return lines[-LOG_LINES:]
+        entries.append(line)
+    return [line for entry in entries[-LOG_LINES:] for line in _fold(entry, width, 3)]
 
 
-def hint_lines(options: Sequence[Any], bot_name: str | None) -> list[Text]:
+def hint_lines(options: Sequence[Any], bot_name: str | None, width: int = WIDTH) -> list[Text]:
     """The bot's options, best first, with the expected change of your score."""
     header = Text(f"Hint from the {bot_name or 'strong'} bot", style="bold")
     deltas = [option.expected_delta for option in options]
@@ -636,15 +999,17 @@ def hint_lines(options: Sequence[Any], bot_name: str | None) -> list[Text]:
         # change against the others', in each option's note): "lower is better" over a list
         # that is not in that order would make its best option look worse than the next.
         header.append(" — your expected change, best first against the others:")
-    lines = [_fit(header)]
+    lines = _fold(header, width, 2)
     shown = list(options)[: LOG_LINES - 2] if len(options) > LOG_LINES - 1 else list(options)
+    # The figures in a column after the longest option (at most 28 cells in).
+    column = min(28, 2 + max((action_text(option.action).cell_len + 2 for option in shown), default=0))
     for option in shown:
         line = Text("  ").append_text(action_text(option.action))
-        pad = max(1, 28 - line.cell_len)
+        pad = max(1, column - line.cell_len)
         line.append(" " * pad).append(f"{option.expected_delta:+.2f}")
         if option.note:
             line.append("   " + option.note, style="dim")
-        lines.append(_fit(line))
+        lines.extend(_fold(line, width, 4))
     if len(shown) < len(options):
         lines.append(Text(f"  … and {len(options) - len(shown)} more", style="dim"))
     if not options:
