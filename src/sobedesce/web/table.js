@@ -150,22 +150,20 @@ function seatBox(table, seat, pos) {
   const badges = [];
   if (entry?.away) badges.push(h("span", { class: "badge warn" }, t("away")));
   else if (entry?.kind === "person" && !entry.connected) badges.push(h("span", { class: "badge warn" }, t("offline")));
-  if (state?.dealer === seat) badges.push(h("span", { class: "chip", title: t("dealer"), "aria-label": t("dealer") }, "D"));
+  const name = `${seatName(table, seat)}${isMe ? ` ${t("you_suffix")}` : ""}`;
   return h(
     "div",
     {
       class: `seat pos-${pos}${acting ? " acting" : ""}${isMe ? " me" : ""}${state?.active?.[seat] === false ? " out" : ""}`,
       "data-seat": seat,
-      "aria-label": `${seatName(table, seat)}${isMe ? ` ${t("you_suffix")}` : ""}${acting ? `, ${t("to_act")}` : ""}`,
+      "aria-label": `${name}${acting ? `, ${t("to_act")}` : ""}`,
       role: "group",
     },
-    h(
-      "div",
-      { class: "seat-head" },
-      acting && h("span", { class: "turn-mark", "aria-hidden": "true" }, "▶"),
-      h("span", { class: "name" }, seatName(table, seat), isMe ? ` ${t("you_suffix")}` : ""),
-      badges,
-    ),
+    // The turn mark (style.css) runs with the name and the dealer chip sits on the box's
+    // corner: neither takes a line of its own beside a long name (the seat beside the hand
+    // grew taller than the hand, and the table than a 1280x800 window).
+    h("div", { class: "seat-head" }, h("span", { class: "name", title: name }, name), badges),
+    state?.dealer === seat && h("span", { class: "chip", title: t("dealer"), "aria-label": t("dealer") }, "D"),
     h(
       "div",
       { class: "seat-body" },
@@ -211,7 +209,7 @@ function tableInfo(state) {
       state.trump
         ? h("span", { class: `trump-suit ${"HD".includes(state.trump) ? "red" : "black"}`, "aria-hidden": "true" }, SUIT_SYMBOL[state.trump])
         : h("span", { class: "trump-none", "aria-hidden": "true" }, "?"),
-      state.turned && cardFace(state.turned, { class: "small", label: `${cardName(state.turned)}, ${t("turned_up")}` }),
+      state.turned && turnedCard(state),
     ),
     h(
       "div",
@@ -221,6 +219,24 @@ function tableInfo(state) {
       h("span", { class: "count", "aria-hidden": "true" }, state.stock),
     ),
   );
+}
+
+// The card turned up as trump stays in the chooser's hand: once played into a trick (public)
+// it is marked played, not shown as if still held. Discards are face down, so only the
+// chooser's own state (its discards) can say it was discarded; every other page shows it as
+// before.
+function turnedCard(state) {
+  const card = state.turned;
+  const played = state.tricks.some((trick) => trick.cards.includes(card));
+  const discarded = !played && Boolean(state.my_discards?.includes(card));
+  const fate = played ? "played" : discarded ? "discarded" : null;
+  const said = fate && t(`turned_${fate}`);
+  return cardFace(card, {
+    class: `small turned${fate ? " gone" : ""}`,
+    label: [cardName(card), t("turned_up"), said].filter(Boolean).join(", "),
+    title: said || null,
+    "data-fate": fate,
+  });
 }
 
 function centerPanel(app, table, positions) {
@@ -289,7 +305,7 @@ function roundSummary(table) {
           h(
             "tr",
             {},
-            h("th", { scope: "row" }, seatName(table, seat)),
+            h("th", { scope: "row", title: seatName(table, seat) }, seatName(table, seat)),
             h("td", {}, round.active[seat] ? round.tricks_won[seat] : t("sitting_out")),
             h("td", { class: delta < 0 ? "good" : delta > 0 ? "bad" : "" }, signed(delta)),
             h("td", {}, num(round.scores[seat])),
@@ -690,7 +706,7 @@ function matchOver(app, table) {
           h(
             "tr",
             { class: winners.includes(seat) ? "winner" : "" },
-            h("th", { scope: "row" }, seatName(table, seat)),
+            h("th", { scope: "row", title: seatName(table, seat) }, seatName(table, seat)),
             h("td", {}, num(score)),
             event && h("td", { class: event.riscos[seat] > 0 ? "good" : event.riscos[seat] < 0 ? "bad" : "" }, signed(event.riscos[seat])),
           ),
