@@ -51,7 +51,6 @@ from sobedesce.terminal.render import (
     screen_rows,
     seat_positions,
     short_name,
-    table_lines,
     table_screen,
 )
 
@@ -138,7 +137,9 @@ def test_every_screen_of_a_match_fits_80x24_and_shows_no_hidden_card(rules: str,
     for step in positions(driver, rng):
         view = step.view()
         seen_phases.add(view.phase)
-        lines = table_lines(view, step.names, log=log[-6:], message="Not allowed: must follow suit D. Try again.")
+        lines = table_screen(
+            view, step.names, log=log[-6:], message="Not allowed: must follow suit D. Try again."
+        ).lines
         plain = printed(lines, terminal=False)
         check_fits(plain)
         assert "\x1b" not in plain
@@ -160,7 +161,7 @@ def test_legal_cards_are_marked_and_listed() -> None:
     advance(driver, rng, until=lambda d: d.status == "human" and d.view().phase == Phase.PLAY)
     view = driver.view()
     legal = {a.card for a in view.legal_actions}
-    plain = printed(table_lines(view, driver.names), terminal=False)
+    plain = printed(table_screen(view, driver.names).lines, terminal=False)
     hand_line = next(line for line in plain.splitlines() if line.startswith("Your hand"))
     for card in view.hand:
         name = f"{card.rank.letter}{card.suit.symbol}"
@@ -175,7 +176,7 @@ def test_no_colour_without_a_terminal_or_with_no_color() -> None:
     advance(
         driver, rng, until=lambda d: d.view().phase == Phase.PLAY and d.view().trump in (Suit.HEARTS, Suit.DIAMONDS)
     )
-    lines = table_lines(driver.view(), driver.names)
+    lines = table_screen(driver.view(), driver.names).lines
     assert COLOUR.search(printed(lines, terminal=True)), "hearts and diamonds are red on a colour terminal"
     assert not COLOUR.search(printed(lines, terminal=True, no_color=True))
     assert "\x1b" not in printed(lines, terminal=False)
@@ -188,7 +189,7 @@ def test_no_color_environment_is_honoured(monkeypatch: pytest.MonkeyPatch) -> No
     advance(driver, rng, until=lambda d: d.view().phase == Phase.PLAY)
     stream = io.StringIO()
     console = Console(file=stream, width=80, force_terminal=True)
-    print_lines(console, table_lines(driver.view(), driver.names))
+    print_lines(console, table_screen(driver.view(), driver.names).lines)
     assert not COLOUR.search(stream.getvalue())
 
 
@@ -204,7 +205,7 @@ def test_screen_puts_the_next_seat_on_the_correct_side() -> None:
     for rules, side in (("classic", "right"), ("table", "left")):
         driver = new_driver(rules)
         driver.deal()
-        plain = printed(table_lines(driver.view(), driver.names), terminal=False)
+        plain = printed(table_screen(driver.view(), driver.names).lines, terminal=False)
         row = next(line for line in plain.splitlines() if "Bot 1" in line and "Bot 3" in line)
         first, second = ("Bot 3", "Bot 1") if side == "right" else ("Bot 1", "Bot 3")
         assert row.index(first) < row.index(second), (rules, row)
@@ -508,7 +509,7 @@ def test_the_view_is_the_only_source_of_the_screen() -> None:
     other = read_record(json.dumps(record))
     assert other.rounds[-1].deck != driver.match.rounds[-1].deck
     assert seat_view(other, 0) == driver.view()
-    assert table_lines(seat_view(other, 0), driver.names) == table_lines(driver.view(), driver.names)
+    assert table_screen(seat_view(other, 0), driver.names).lines == table_screen(driver.view(), driver.names).lines
 
 
 # -- the command, without a terminal -----------------------------------------------------------------
@@ -1032,7 +1033,7 @@ def test_long_guidance_and_messages_wrap_instead_of_being_cut() -> None:
     message = "? " + "type the cards to discard (e.g. '2c 5h' or '1 4'), 'keep' for none, or 'sit'; 'help' for more"
     log = [f"event {n}" for n in range(10)]
     text = printed(
-        table_lines(driver.view(), driver.names, log=log, guidance=guidance, message=message), terminal=False
+        table_screen(driver.view(), driver.names, log=log, guidance=guidance, message=message).lines, terminal=False
     )
     check_fits(text)
     flat = " ".join(text.split())
@@ -1075,7 +1076,7 @@ def test_every_screen_of_a_match_fits_a_small_window_with_what_a_decision_needs(
     for step_ in positions(driver, rng):
         view = step_.view()
         log.append(f"event {len(log)}: Bot 2 plays and exchanges 3 cards.")
-        lines = table_lines(view, step_.names, log=log[-6:], message=LONG_MESSAGE, width=width, height=height)
+        lines = table_screen(view, step_.names, log=log[-6:], message=LONG_MESSAGE, width=width, height=height).lines
         text = printed_at(lines, width)
         check_fits(text, screen_rows(height), width)
         assert "Trump " in text and "too small" not in text

@@ -67,7 +67,6 @@ __all__ = [
     "short_name",
     "suit_text",
     "screen_rows",
-    "table_lines",
     "table_screen",
     "too_small_note",
 ]
@@ -382,23 +381,6 @@ class TableScreen:
     lines: list[Text]
     notice_shown: bool
     compact: bool
-
-
-def table_lines(
-    view: SeatView,
-    names: Sequence[str],
-    *,
-    log: Sequence[Text | str] = (),
-    notice: Sequence[Text | str] = (),
-    guidance: Guidance = None,
-    message: Text | str | None = None,
-    width: int = WIDTH,
-    height: int = HEIGHT,
-) -> list[Text]:
-    """The lines of :func:`table_screen`."""
-    return table_screen(
-        view, names, log=log, notice=notice, guidance=guidance, message=message, width=width, height=height
-    ).lines
 
 
 def table_screen(
