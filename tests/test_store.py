@@ -539,17 +539,24 @@ def test_a_second_process_creating_a_table_for_the_player_waits_for_the_first(st
     first.start()
     try:
         assert inside.wait(60)
-        racer.start()
-        # The second waits on a lock (PostgreSQL says so), not on a timer of the test.
+        # The second waits on a lock (PostgreSQL says so), not on a timer of the test.  Each
+        # look is a transaction of its own: pg_stat_activity is read once a transaction, so a
+        # watcher polling in one saw forever what it saw first (CI once: before the racer came).
         waiting = sa.text(
             "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE '%FOR NO KEY UPDATE%'"
         )
+
+        def second_waits() -> bool:
+            with other._engine.connect() as watcher:
+                return bool(watcher.execute(waiting).scalar())
+
+        assert not second_waits(), "a creation waits before the second has started"
+        racer.start()
         deadline = datetime.now(UTC) + timedelta(seconds=60)
-        with other._engine.connect() as watcher:
-            while not watcher.execute(waiting).scalar():
-                assert datetime.now(UTC) < deadline, "the second creation never waited on the player's row"
-                assert racer.is_alive(), f"the second creation did not wait: {outcome}"
-                threading.Event().wait(0.01)  # polling a condition; no timing is assumed
+        while not second_waits():
+            assert datetime.now(UTC) < deadline, "the second creation never waited on the player's row"
+            assert racer.is_alive(), f"the second creation did not wait: {outcome}"
+            threading.Event().wait(0.01)  # polling a condition; no timing is assumed
         assert outcome == {}
     finally:
         release.set()
