@@ -551,17 +551,23 @@ def _join(pieces: Iterable[Text], sep: str = " · ") -> Text:
     return out
 
 
-def _seat_rows(view: SeatView, names: Sequence[str], width: int, *, titles: bool) -> list[Text]:
-    """The compact table: a row for each seat in the order of play (seat 0, 1, 2, 3) with its
-    score, tricks won, cards in hand (when there is room), its card on the table and whether
-    it sits out or how many cards it swapped; ``▶`` marks the seat to act."""
-    human = view.seat
+def _played_cards(view: SeatView) -> dict[int, Text]:
+    """Each seat's card in the trick on show, bracketed (the trick's winner's reversed)."""
     trick = shown_trick(view)
     played: dict[int, Text] = {}
     if trick is not None:
         for seat, card in zip(trick.seats, trick.cards, strict=True):
             style = "bold reverse" if trick.winner == seat else "bold"
             played[seat] = Text("[").append_text(card_text(card, style)).append("]")
+    return played
+
+
+def _seat_rows(view: SeatView, names: Sequence[str], width: int, *, titles: bool) -> list[Text]:
+    """The compact table: a row for each seat in the order of play (seat 0, 1, 2, 3) with its
+    score, tricks won, cards in hand (when there is room), its card on the table and whether
+    it sits out or how many cards it swapped; ``▶`` marks the seat to act."""
+    human = view.seat
+    played = _played_cards(view)
     labels = [short_name(names, seat, human) for seat in range(4)]
     name_width = max(6, *(cell_len(label) for label in labels))
     statuses = [_compact_status(view, seat) for seat in range(4)]
@@ -614,11 +620,7 @@ def _table_area(view: SeatView, names: Sequence[str]) -> list[Text]:
     left = _seat_block(view, names, where["left"])
     right = _seat_block(view, names, where["right"])
     trick = shown_trick(view)
-    played: dict[int, Text] = {}
-    if trick is not None:
-        for seat, card in zip(trick.seats, trick.cards, strict=True):
-            style = "bold reverse" if trick.winner == seat else "bold"
-            played[seat] = Text("[").append_text(card_text(card, style)).append("]")
+    played = _played_cards(view)
 
     def on_table(seat: int) -> Text:
         return played.get(seat, Text(""))
