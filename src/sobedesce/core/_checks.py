@@ -98,14 +98,16 @@ def suit_error(name: str, value: object, hint: str = "") -> TypeError | ValueErr
     return ValueError(text) if integer(value) is not None else TypeError(text)
 
 
+def card(name: str, value: object) -> int:
+    """The card index of ``value`` (:func:`card_index`), or :func:`card_error` raised for it."""
+    index = card_index(value)
+    if index < 0:
+        raise card_error(name, value)
+    return index
+
+
 def cards(name: str, values: object) -> list[int]:
     """``values``, a sequence of cards, as card indices."""
     if isinstance(values, str | bytes) or not isinstance(values, Sequence):
         raise TypeError(f"{name}: must be a sequence of cards ({CARD_NOTE}), not {values!r}")
-    found: list[int] = []
-    for i, value in enumerate(values):
-        index = card_index(value)
-        if index < 0:
-            raise card_error(f"{name}[{i}]", value)
-        found.append(index)
-    return found
+    return [card(f"{name}[{i}]", value) for i, value in enumerate(values)]

@@ -39,10 +39,7 @@ _SUITS: Final = tuple(Suit)
 def _checked_card(what: str, value: object) -> Card:
     """The shared ``Card`` of ``value``, a card (``_checks.card_index``: any integer 0-39, not a
     bool)."""
-    index = _checks.card_index(value)
-    if index >= 0:
-        return CARDS[index]
-    raise _checks.card_error(what, value)
+    return CARDS[_checks.card(what, value)]
 
 
 def _checked_suit(value: object) -> Suit:

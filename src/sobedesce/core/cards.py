@@ -208,7 +208,7 @@ def sorted_cards(cards: Iterable[int]) -> list[Card]:
     """Sort by suit ``S H D C`` then rank high to low, the order of hands and legal lists."""
     mask = 0
     for card in _iterate("sorted_cards", cards):
-        mask |= 1 << (card if type(card) is Card else _index("sorted_cards", card))
+        mask |= 1 << (card if type(card) is Card else _checks.card("sorted_cards", card))
     return cards_of(mask)
 
 
@@ -216,7 +216,7 @@ def format_cards(cards: Iterable[int]) -> str:
     """The cards' names, separated by spaces, in the order given (``"AS 7H"``)."""
     return " ".join(
         [
-            _NAMES[card if type(card) is Card else _index("format_cards", card)]
+            _NAMES[card if type(card) is Card else _checks.card("format_cards", card)]
             for card in _iterate("format_cards", cards)
         ]
     )
@@ -235,10 +235,3 @@ def _iterate(name: str, cards: object) -> Iterator[object]:
             pass
     hint = "; parse_cards reads names" if isinstance(cards, str) else ""
     raise TypeError(f"{name}: must be given cards ({_checks.CARD_NOTE}{hint}), not {cards!r}")
-
-
-def _index(name: str, card: object) -> int:
-    index = _checks.card_index(card)
-    if index < 0:
-        raise _checks.card_error(name, card)
-    return index
