@@ -268,6 +268,31 @@ def test_a_name_chosen_before_the_connection_opens_is_not_lost(browser: Browser,
     page.context.close()
 
 
+def test_the_lobby_is_not_drawn_again_while_the_connection_keeps_failing(browser: Browser, server: str) -> None:
+    # Each new attempt to reconnect used to draw the whole page again: a click landing as the
+    # form was replaced did nothing (the flaky name test above, under load).  While closed,
+    # only the header changes; the form is the same element, attempt after attempt.
+    page = new_page(browser, viewport={"width": 1280, "height": 900})
+    page.context.add_init_script(
+        "window.__sockets = 0; const Socket = window.WebSocket;"
+        " window.WebSocket = class extends Socket {"
+        " constructor(...args) { super(...args); window.__sockets += 1; } };"
+    )
+    page.goto(server)
+    expect(page.locator("#conn")).to_have_attribute("data-status", "open")
+    page.context.set_offline(True)
+    page.evaluate("window.sobedesce.drop()")
+    expect(page.locator("#conn")).to_have_attribute("data-status", "reconnecting")
+    page.fill("#name", "Half typed")
+    attempts = page.evaluate("document.getElementById('name-form').dataset.mark = 'same'; window.__sockets")
+    page.wait_for_function(f"window.__sockets >= {attempts + 2}")
+    expect(page.locator("#name-form")).to_have_attribute("data-mark", "same")
+    expect(page.locator("#name")).to_have_value("Half typed")
+    page.context.set_offline(False)
+    expect(page.locator("#conn")).to_have_attribute("data-status", "open")
+    page.context.close()
+
+
 # -- 5. the replay of a finished match -----------------------------------------------------
 
 

@@ -320,11 +320,14 @@ function onMessage(message) {
 }
 
 function onStatus(status, seconds) {
-  // Only the seconds of a wait changed (a countdown): the header says it, the page stays.
-  const countdown = status === "reconnecting" && app.connection.status === status && seconds !== null;
+  // The page shows only whether the connection is open: from one wait to the next (a
+  // countdown's seconds, a new attempt) the header says it and the page stays as it is, so
+  // a click or a half-typed name is never lost to a page drawn again under it.
+  const stillClosed = status !== "open" && app.connection.status !== "open";
   app.connection = { status, seconds };
-  if (countdown) {
+  if (stillClosed) {
     renderHeader();
+    exposeState();
     return;
   }
   if (status !== "open") {
