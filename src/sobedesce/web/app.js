@@ -5,7 +5,7 @@
 import { h } from "./cards.js";
 import { language, setLanguage, t } from "./i18n.js";
 import { lobbyFocus, renderLobby } from "./lobby.js";
-import { errorText } from "./messages.js";
+import { errorText, words } from "./messages.js";
 import { Connection } from "./net.js";
 import { renderHistory, renderReplay } from "./replay.js";
 import { renderRules } from "./rules.js";
@@ -27,7 +27,8 @@ const app = {
   authed: false,
   speed: localStorage.getItem("sobedesce.speed") || (reducedMotion ? "off" : "normal"),
   route: { page: "lobby" },
-  lobby: { tables: [], created: null, nameError: null, pendingName: null, among: "people", asked: null, busy: false, problem: null },
+  // `created`: the table just made without a seat for you (setCreated).
+  lobby: { tables: [], created: JSON.parse(sessionStorage.getItem("sobedesce.created") || "null"), nameError: null, pendingName: null, among: "people", asked: null, busy: false, problem: null },
   notice: null,
   // A table the page could not join but may watch (a public match begun without you).
   noticeWatch: null,
@@ -171,11 +172,21 @@ export function register(name) {
   render();
 }
 
+// The table just made without a seat for you, shown in the lobby with its link: kept for the
+// tab (sessionStorage), so a reload does not lose it. A private table's link was to be had
+// nowhere else, and the table still counted among your three.
+export function setCreated(table) {
+  app.lobby.created = table;
+  if (table) sessionStorage.setItem("sobedesce.created", JSON.stringify(table));
+  else sessionStorage.removeItem("sobedesce.created");
+}
+
 export function forgetPlayer() {
   // The server takes no new name from a connection seated at a table: leave it first (during
   // a match a bot plays the seat, as after "Leave table").
   if (app.authed && app.table.id && app.table.seat !== null) leave();
   localStorage.removeItem("sobedesce.table");
+  setCreated(null);
   app.player = null;
   app.authed = false;
   localStorage.removeItem("sobedesce.player");
@@ -196,7 +207,7 @@ const handlers = {
   error(message) {
     const table = app.table;
     app.lobby.busy = false;
-    const text = errorText(message);
+    const text = () => errorText(message);
     switch (message.code) {
       case "unauthorized":
         if (!app.authed) forgetPlayer();
@@ -235,7 +246,7 @@ const handlers = {
       default:
         if (message.id && message.id === table.pending) table.problem = text;
         else if (message.id && table.hint?.id === message.id) table.hint = { ...table.hint, error: text };
-        else app.notice = t("error", { message: text });
+        else app.notice = () => t("error", { message: errorText(message) });
     }
     if (message.id && message.id === table.pending) table.pending = null;
     render();
@@ -246,11 +257,11 @@ const handlers = {
     app.lobby.busy = false;
     // Four bots start at once: a match to watch (a private one cannot be watched).
     if (table.seats.every((seat) => seat.kind === "bot") && !table.private) {
-      app.lobby.created = null;
+      setCreated(null);
       navigate(`#/watch/${table.id}`);
       return;
     }
-    app.lobby.created = table;
+    setCreated(table);
     render();
   },
   joined(message) {
@@ -258,7 +269,7 @@ const handlers = {
     app.lobby.busy = false;
     // The table just made, with a seat for you: its link is on the table now, and the lobby
     // must not offer it again as news once the match is played or the table left.
-    if (app.lobby.created?.id === message.table) app.lobby.created = null;
+    if (app.lobby.created?.id === message.table) setCreated(null);
     if (app.table.id !== message.table) app.table = freshTable(message.table, app.table.mode);
     app.table.seat = message.seat;
     app.table.mode = message.seat === null ? "watch" : "seat";
@@ -291,6 +302,9 @@ const handlers = {
     render();
   },
   tables(message) {
+    // Asked every 10 s: the same list again draws nothing again. The lobby drawn anew closed
+    // a seat's list of choices the person had open, every 10 s.
+    if (JSON.stringify(message.tables) === JSON.stringify(app.lobby.tables)) return;
     app.lobby.tables = message.tables;
     render();
   },
@@ -303,7 +317,7 @@ const handlers = {
     if (!(asked && inPlay) && localStorage.getItem("sobedesce.table") === table.id) localStorage.removeItem("sobedesce.table");
     app.table = freshTable();
     // Not asked: the server closed an open table nobody came to.
-    const notice = asked ? null : t("table_closed");
+    const notice = asked ? null : () => t("table_closed");
     if (app.route.page === "table") {
       app.nextNotice = notice;
       navigate("#/");
@@ -419,6 +433,10 @@ export function render() {
   const active = document.activeElement;
   const hadFocus = Boolean(active) && active !== main && main.contains(active);
   const focused = active?.dataset?.key;
+  // The caret (or selection) of a text field being typed in: the field drawn again got the
+  // focus with its caret at the start, so a name typed as the connection opened came out
+  // with its last letters first.
+  const caret = focused && typeof active.selectionStart === "number" ? [active.selectionStart, active.selectionEnd, active.selectionDirection] : null;
   renderHeader();
   main.dataset.page = app.route.page;
   const page = {
@@ -429,7 +447,11 @@ export function render() {
     replay: renderReplay,
   }[app.route.page];
   main.replaceChildren(...[].concat(page(app) ?? []));
-  if (focused) main.querySelector(`[data-key="${CSS.escape(focused)}"]`)?.focus({ preventScroll: true });
+  if (focused) {
+    const again = main.querySelector(`[data-key="${CSS.escape(focused)}"]`);
+    again?.focus({ preventScroll: true });
+    if (caret && typeof again?.selectionStart === "number") again.setSelectionRange(...caret);
+  }
   keepFocus(main, hadFocus);
   exposeState();
 }

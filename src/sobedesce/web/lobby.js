@@ -1,13 +1,18 @@
 // The lobby: your name, a quick match, a new table with open seats, the open tables and the
 // leaderboard.
 
-import { forgetPlayer, register, render, send } from "./app.js";
+import { forgetPlayer, register, render, send, setCreated } from "./app.js";
 import { h } from "./cards.js";
 import { num, playerName, t } from "./i18n.js";
+import { words } from "./messages.js";
 import { invite } from "./table.js";
 
 const SEAT_CHOICES = ["you", "open", "easy", "hard", "expert"];
+// The leaderboards as last received (null before the first), and the visit of the lobby each
+// was asked for: asked again at each visit, so a match finished meanwhile is counted (they
+// were asked once, and showed the standings of the page's first visit until a reload).
 const leaderboards = { people: null, bots: null };
+const boardAsked = { people: null, bots: null };
 // The lobby is drawn again whenever a message arrives: what the person has chosen so far is
 // kept here, not in the form elements.
 const choices = {
@@ -50,7 +55,7 @@ export function nameForm(app) {
     app.lobby.pendingName &&
       app.connection.status !== "open" &&
       h("p", { class: "help", id: "name-waiting", role: "status" }, t("name_waiting")),
-    app.lobby.nameError && h("p", { class: "problem", role: "alert" }, app.lobby.nameError),
+    app.lobby.nameError && h("p", { class: "problem", role: "alert" }, words(app.lobby.nameError)),
   );
 }
 
@@ -91,7 +96,7 @@ const rulesChoices = () => [
 // A request the server refused (too many tables…), shown in the panel that sent it.
 function problem(app, panel) {
   const found = app.lobby.problem;
-  return found?.panel === panel ? h("p", { class: "problem", role: "alert", id: `${panel}-problem` }, found.text) : null;
+  return found?.panel === panel ? h("p", { class: "problem", role: "alert", id: `${panel}-problem` }, words(found.text)) : null;
 }
 
 function ask(app, panel, message) {
@@ -100,7 +105,7 @@ function ask(app, panel, message) {
   if (app.lobby.busy) return;
   app.lobby.asked = panel;
   app.lobby.problem = null;
-  app.lobby.created = null;
+  setCreated(null);
   app.lobby.busy = send(message);
   render();
 }
@@ -265,11 +270,12 @@ async function loadLeaderboard(among) {
 
 function leaderboardPanel(app) {
   const among = app.lobby.among;
-  if (leaderboards[among] === null) {
-    leaderboards[among] = [];
+  if (boardAsked[among] !== app.route) {
+    boardAsked[among] = app.route;
     loadLeaderboard(among);
   }
-  const rows = leaderboards[among];
+  // The last standings stay shown until the new ones come.
+  const rows = leaderboards[among] ?? [];
   const tab = (value) =>
     h(
       "button",
@@ -279,7 +285,7 @@ function leaderboardPanel(app) {
         "data-key": `among-${value}`,
         onclick: () => {
           app.lobby.among = value;
-          leaderboards[value] = null;
+          boardAsked[value] = null;
           render();
         },
       },
@@ -325,7 +331,7 @@ function leaderboardPanel(app) {
 export function renderLobby(app) {
   const back = localStorage.getItem("sobedesce.table");
   const parts = [h("h1", { class: "page-title" }, t("title"), h("small", {}, t("tagline")))];
-  if (app.notice) parts.push(h("p", { class: "notice", role: "status" }, app.notice));
+  if (app.notice) parts.push(h("p", { class: "notice", role: "status" }, words(app.notice)));
   if (!app.player?.token) {
     parts.push(nameForm(app));
   } else {

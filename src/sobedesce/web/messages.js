@@ -50,6 +50,11 @@ const NAME_ERRORS = [
   [/kept for the bots/, () => t("err_name_bot")],
 ];
 
+// A message kept to be shown later (an error under the name, a notice, a problem) is kept as
+// a function that words it, and worded when shown: in the page's language of that moment. Kept
+// as text, it stayed in the language it came in after a switch of language.
+export const words = (said) => (typeof said === "function" ? said() : said);
+
 // An `error` message as a person reads it.
 export function errorText({ code, message = "" }) {
   const found = (patterns) => {

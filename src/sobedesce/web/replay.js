@@ -5,25 +5,34 @@
 import { render } from "./app.js";
 import { cardFace, cardText, h, SUIT_SYMBOL, sortCards, suitOf, suitText, trickWinner } from "./cards.js";
 import { dateTime, num, playerName, signed, t } from "./i18n.js";
+import { nameForm } from "./lobby.js";
 import { scoreTable } from "./scores.js";
 import { seatPositions } from "./table.js";
 
 const START_SCORE = 20;
-const cache = { history: null, historyOf: null, replay: null };
+// `historyVisit`: the visit of the page the history was asked for (the route, a new object at
+// each visit). Asked once, it never showed a match finished after the page's first visit.
+const cache = { history: null, historyOf: null, historyVisit: null, replay: null };
 
 // -- history --------------------------------------------------------------------------
 
 async function loadHistory(name) {
   const response = await fetch(`/api/players/${encodeURIComponent(name)}/history`);
-  cache.history = response.ok ? await response.json() : [];
+  const rows = response.ok ? await response.json() : [];
+  if (cache.historyOf !== name) return; // another name since
+  cache.history = rows;
   render();
 }
 
 export function renderHistory(app) {
-  if (!app.player?.name) return h("p", { class: "panel" }, t("need_name"));
-  if (cache.historyOf !== app.player.name || cache.history === null) {
+  // Without a name, the form to choose one (it only said "Choose your name first", with no
+  // way to do so on the page).
+  if (!app.player?.name) return nameForm(app);
+  if (cache.historyOf !== app.player.name || cache.historyVisit !== app.route) {
+    // Another name's list is not shown meanwhile; this name's last one is.
+    if (cache.historyOf !== app.player.name) cache.history = null;
     cache.historyOf = app.player.name;
-    cache.history = [];
+    cache.historyVisit = app.route;
     loadHistory(app.player.name);
   }
   const rows = cache.history;
@@ -31,7 +40,9 @@ export function renderHistory(app) {
     "section",
     { class: "panel", id: "history", "aria-labelledby": "history-title" },
     h("h1", { id: "history-title" }, t("history_title")),
-    rows.length === 0
+    rows === null
+      ? h("p", { class: "help" }, "…")
+      : rows.length === 0
       ? h("p", { class: "help" }, t("no_history"))
       : h(
           "table",
@@ -162,7 +173,7 @@ function replayMatch(record) {
 async function loadReplay(id) {
   const response = await fetch(`/api/matches/${encodeURIComponent(id)}/record`);
   if (!response.ok) {
-    cache.replay = { id, error: t("not_found") };
+    cache.replay = { id, error: "not_found" };
   } else {
     const record = await response.json();
     cache.replay = { id, record, rounds: replayMatch(record), round: 0, step: 0 };
@@ -196,7 +207,7 @@ export function renderReplay(app) {
     loadReplay(id);
   }
   const replay = cache.replay;
-  if (replay.error) return h("p", { class: "panel notice" }, replay.error);
+  if (replay.error) return h("p", { class: "panel notice" }, t(replay.error));
   if (!replay.rounds) return h("p", { class: "panel" }, "…");
   const record = replay.record;
   const names = record.players ? record.players.map((name) => playerName(name)) : [0, 1, 2, 3].map((seat) => t("seat_n", { n: seat + 1 }));

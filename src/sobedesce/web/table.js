@@ -5,7 +5,7 @@ import { announce, leave, nextId, online, render, send } from "./app.js";
 import { cardBack, cardFace, cardName, cardText, h, SUIT_SYMBOL, sortCards, suitText } from "./cards.js";
 import { num, playerName, signed, t } from "./i18n.js";
 import { nameForm } from "./lobby.js";
-import { noteText, reasonText } from "./messages.js";
+import { noteText, reasonText, words } from "./messages.js";
 import { scoreChart, scoreTable } from "./scores.js";
 
 // Where each seat sits with the viewer at the bottom, as the terminal table draws it:
@@ -88,7 +88,7 @@ export function renderTable(app) {
     return h(
       "div",
       { class: "panel" },
-      h("p", { class: "notice", role: "status", id: "table-notice" }, app.notice),
+      h("p", { class: "notice", role: "status", id: "table-notice" }, words(app.notice)),
       h(
         "div",
         { class: "row" },
@@ -117,7 +117,6 @@ export function renderTable(app) {
       "data-v": table.v ?? 0,
     },
     h("h1", { class: "visually-hidden" }, t("title")),
-    app.notice && h("p", { class: "notice", role: "status" }, app.notice),
     h("p", { class: "banner", id: "banner", tabindex: "-1", "data-key": "banner" }, bannerText(table)),
     h(
       "div",
@@ -130,16 +129,45 @@ export function renderTable(app) {
       // While the connection is down nothing can be decided: said where the decision is made.
       state && !online()
         ? h("p", { class: "problem offline", id: "problem", role: "alert" }, t("offline_notice"))
-        : h("p", { class: "problem", id: "problem", role: "alert" }, table.problem ?? ""),
+        : h("p", { class: "problem", id: "problem", role: "alert" }, words(table.problem) ?? ""),
       seatBox(table, positions.bottom, "bottom"),
       handRow(table, turn),
       matchOver(app, table),
     ),
     toolbar(table, turn),
-    logPanel(table),
+    // A notice shares the log's column, above it, and takes its height from the log: beside
+    // the table, not above it, it never pushes the hand off a 1280x800 window (on a phone,
+    // where the page scrolls anyway, it comes first, over the banner; style.css).
+    h("div", { class: "side" }, tableNotice(app), logPanel(table)),
   );
   fillDialog(app);
   return page;
+}
+
+// An error the server sent outside a decision ("Error: …", the table gone): kept until the
+// person dismisses it or leaves the page.
+function tableNotice(app) {
+  if (!app.notice) return null;
+  return h(
+    "div",
+    { class: "notice table-notice", id: "notice" },
+    h("p", { role: "status" }, words(app.notice)),
+    h(
+      "button",
+      {
+        type: "button",
+        class: "dismiss",
+        "data-key": "dismiss-notice",
+        "aria-label": t("dismiss"),
+        title: t("dismiss"),
+        onclick: () => {
+          app.notice = null;
+          render();
+        },
+      },
+      h("span", { "aria-hidden": "true" }, "×"),
+    ),
+  );
 }
 
 function seatBox(table, seat, pos) {
@@ -161,8 +189,19 @@ function seatBox(table, seat, pos) {
     },
     // The turn mark (style.css) runs with the name and the dealer chip sits on the box's
     // corner: neither takes a line of its own beside a long name (the seat beside the hand
-    // grew taller than the hand, and the table than a 1280x800 window).
-    h("div", { class: "seat-head" }, h("span", { class: "name", title: name }, name), badges),
+    // grew taller than the hand, and the table than a 1280x800 window). "(you)" is not part
+    // of the name: a name cut short to its two lines took "(you)" with it.
+    h(
+      "div",
+      { class: "seat-head" },
+      h(
+        "span",
+        { class: "seat-name" },
+        h("span", { class: "name", title: name }, seatName(table, seat)),
+        isMe && h("span", { class: "you" }, t("you_suffix")),
+      ),
+      badges,
+    ),
     state?.dealer === seat && h("span", { class: "chip", title: t("dealer"), "aria-label": t("dealer") }, "D"),
     h(
       "div",
@@ -499,7 +538,7 @@ function handRow(table, turn) {
 function clickCard(table, card, turn) {
   const state = table.state;
   if (!turn) {
-    if (state.phase === "play" || state.phase === "exchange") table.problem = t("not_your_turn");
+    if (state.phase === "play" || state.phase === "exchange") table.problem = () => t("not_your_turn");
     render();
     return;
   }
@@ -652,7 +691,7 @@ function lastTrick(table) {
 
 function hintList(hint) {
   if (!hint) return h("p", {}, "");
-  if (hint.error) return h("p", {}, hint.error);
+  if (hint.error) return h("p", {}, words(hint.error));
   if (!hint.options) return h("p", {}, t("hint_wait"));
   return h(
     "ol",
