@@ -36,7 +36,7 @@ from sobedesce.core import (
     read_record,
     seat_view,
 )
-from sobedesce.table import level_of_name, save_atomically
+from sobedesce.table import Event, level_of_name, save_atomically
 from sobedesce.terminal import Command, InputError, TableDriver, parse_input, resolve_bot
 from sobedesce.terminal.render import (
     MAX_LINES,
@@ -1224,3 +1224,339 @@ def test_a_resize_interrupts_the_wait_for_a_line_and_keeps_what_was_typed() -> N
     finally:
         os.close(master)
         os.close(slave)
+
+
+# -- below the smallest window: the screen still fits (issue: the header scrolled away) -------------
+
+SHORT_MESSAGE = "Not allowed: must follow suit S. Try again."
+
+
+@pytest.mark.parametrize(("width", "height"), [(40, 12), (30, 10), (80, 10), (39, 15), (30, 20), (45, 8)])
+def test_below_the_smallest_window_every_screen_still_fits_with_the_essentials(width: int, height: int) -> None:
+    """Below 40x16 the table used to be drawn taller than the window, so its top (the header,
+    trump) scrolled away.  Now every screen of a match fits with the prompt under it, and
+    shows what a decision needs: trump, the cards on the table, the whole hand, the last
+    error, and a line saying the window is too small."""
+    rng = random.Random(width * height)
+    driver = new_driver(seed=height, human=width % 4)
+    log = [f"event {n}: Bot 2 plays and exchanges 3 cards." for n in range(6)]
+    for step_ in positions(driver, rng):
+        view = step_.view()
+        lines = table_screen(view, step_.names, log=log, message=SHORT_MESSAGE, width=width, height=height).lines
+        text = printed_at(lines, width)
+        check_fits(text, screen_rows(height), width)
+        assert SHORT_MESSAGE in flat(text), text
+        assert "too small" in flat(text).lower(), text
+        if view.trump is not None:
+            assert f"Trump {view.trump.symbol}" in text, text
+        for position, card in enumerate(view.hand, start=1):
+            assert f"{position} {card.rank.letter}{card.suit.symbol}" in text, text
+        trick = view.current_trick
+        for card in trick.cards if trick is not None else ():
+            assert f"[{card.rank.letter}{card.suit.symbol}]" in text, text
+
+
+@pytest.mark.parametrize(("width", "height"), [(20, 6), (12, 4), (10, 3), (1, 1)])
+def test_a_tiny_window_gets_a_screen_no_taller_than_itself(width: int, height: int) -> None:
+    """However small the window, the screen fits it (the error last, at the prompt)."""
+    rng = random.Random(width)
+    driver = new_driver(seed=width)
+    for step_ in itertools.islice(positions(driver, rng), 80):  # the first rounds: every kind of screen
+        lines = table_screen(step_.view(), step_.names, message=SHORT_MESSAGE, width=width, height=height).lines
+        check_fits(printed_at(lines, width), screen_rows(height), width)
+    for page in (rules_lines(driver.match.rules, width), help_lines(None, driver.match.rules, width)):
+        from sobedesce.terminal.render import page_chunks
+
+        for chunk in page_chunks(page, width, height):
+            check_fits(printed_at(chunk, width), screen_rows(height), width)
+
+
+# -- the end of the match is paged like the other tall pages ----------------------------------------
+
+
+def match_to_the_end(
+    width: int, height: int, *, seed: int = 6, answer=None
+) -> tuple[list[tuple[str, str]], str, int, TableDriver]:
+    """A whole match in a ``width`` x ``height`` console, saved in ``end.json``; returns the
+    screens shown with the prompt under each, what was printed after the last prompt, the
+    exit status and the driver."""
+    from sobedesce.terminal.app import TerminalTable
+
+    stream = io.StringIO()
+    console = Console(file=stream, width=width, height=height, force_terminal=False, color_system=None)
+    screens: list[tuple[str, str]] = []
+    start = 0
+    driver = new_driver(seed=seed, save_path="end.json")
+
+    def read(prompt: str) -> str:
+        nonlocal start
+        screens.append((stream.getvalue()[start:], prompt))
+        assert len(screens) < 5000, "the table keeps asking"
+        console.print(prompt, markup=False)
+        start = len(stream.getvalue())
+        return (answer or first_legal)(prompt, driver)
+
+    status = TerminalTable(driver, console, speed=0, read=read, sleep=lambda s: None).run()
+    return screens, stream.getvalue()[start:], status, driver
+
+
+@pytest.mark.parametrize(("width", "height"), [(80, 24), (80, 16), (50, 16), (40, 16), (30, 10)])
+def test_the_end_of_the_match_is_shown_a_screenful_at_a_time(
+    width: int, height: int, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The last round's summary, the winners, the final scores and riscos and where the record
+    is: taller than the window, they used to be printed at once as the program ended, so the
+    top scrolled away.  Now they are shown a screenful at a time (Enter for more), the last
+    screen without a prompt, and nothing is lost between the screens."""
+    monkeypatch.chdir(tmp_path)  # saved as "end.json": the command to replay it is short
+    screens, last, status, driver = match_to_the_end(width, height)
+    assert status == 0 and driver.status == "over"
+    rounds = len(driver.match.rounds)
+    first = next((i for i, (s, _) in enumerate(screens) if f"Round {rounds} is over" in s), len(screens))
+    ending = screens[first:]
+    assert all(prompt.startswith("Press Enter for more (") for _, prompt in ending), ending
+    for screen, _ in ending:
+        check_fits(screen, screen_rows(height), width)
+    check_fits(last, screen_rows(height), width)
+    whole = flat(" ".join(screen for screen, _ in ending) + " " + last)
+    for note in (
+        f"! Window {width}x{height} is too small: the table needs 40x16 or more; enlarge it.",
+        "! Too small: needs 40x16",
+    ):
+        whole = whole.replace(note + " ", "")  # at the top of each screen of a window too small
+    assert f"Round {rounds} is over" in whole and f"The match is over after {rounds} rounds." in whole
+    assert "final" in whole and "riscos" in whole and "Winner" in whole
+    for seat in range(4):
+        riscos = f"{driver.match.riscos()[seat]:+g}"
+        assert re.search(rf"(?<!\S){driver.match.scores[seat]} +{re.escape(riscos)}(?!\S)", whole), whole
+    assert "The record is saved; replay it with:" in whole and "sobedesce replay end.json" in whole
+    if width >= 80 and height >= 24:
+        assert not ending, "at 80x24 the end of a match fits one screen"
+
+
+# -- a new player's mistakes (found playing at a real terminal) ---------------------------------------
+
+
+@pytest.mark.parametrize("phase", [Phase.TRUMP, Phase.EXCHANGE, Phase.PLAY])
+def test_a_very_long_wrong_answer_is_not_echoed_whole(phase: Phase) -> None:
+    """Something pasted by mistake (3000 characters) was echoed whole in the reason it was
+    refused: 38 lines at 80 columns, the table and the hand scrolled off the screen."""
+    with pytest.raises(InputError) as error:
+        parse_input("x" * 3000, phase, HAND)
+    assert len(str(error.value)) < 160, str(error.value)
+    assert "xxxxxxxx…" in str(error.value)
+    screens = table_at(80, 24, ["y" * 3000, "h", "z" * 3000])
+    for screen, _ in screens:
+        check_fits(screen, screen_rows(24), 80)
+    assert "Your hand" in screens[1][0] and "is not a suit" in screens[1][0]
+
+
+def test_cards_in_messages_are_written_as_on_the_screen() -> None:
+    """The hand shows A♠; a message about it said 'AS'."""
+    with pytest.raises(InputError, match="you named A♠ twice"):
+        parse_input("1 as", Phase.EXCHANGE, HAND)
+
+
+def test_a_card_you_do_not_hold_is_refused_in_plain_words() -> None:
+    """A card not in your hand was refused with the rules core's 'does not hold 7D' (whose?
+    and in another notation than the hand's); it now says 'you do not hold 7♦'."""
+    driver = new_driver(seed=3)
+    rng = random.Random(3)
+    advance(driver, rng, until=lambda d: d.status == "human" and d.view().phase == Phase.EXCHANGE)
+    absent = next(
+        c for c in (Card.parse(f"{r}{s}") for r in "A7KJQ65432" for s in "SHDC") if c not in driver.view().hand
+    )
+    said: list[str] = []
+
+    def answer(prompt: str, d: TableDriver) -> str:
+        if len(said) < 2 and prompt.startswith("Discard"):
+            said.append("1 " + str(absent))
+            return said[-1]
+        if len(said) < 2 and prompt.startswith("Your card"):
+            said.append(str(absent).lower())
+            return said[-1]
+        return "quit" if len(said) == 2 and prompt.startswith("Your card") else first_legal(prompt, d)
+
+    table, stream, _ = scripted_table(driver, answer)
+    assert table.run() == 0
+    text = stream.getvalue()
+    symbol = f"{absent.rank.letter}{absent.suit.symbol}"
+    assert text.count(f"Not allowed: you do not hold {symbol}. Try again.") == 2, text[-2000:]
+    assert "does not hold" not in text
+
+
+def test_the_log_says_you_in_the_middle_of_a_sentence() -> None:
+    """'Round 1: Bot 3 deals, You choose trump.' — 'you' after a comma."""
+    driver = new_driver(seed=1)
+    deal = next(e for e in driver.deal() if e.kind == "deal")
+    chooser = deal.chooser
+    text = describe_event(deal, driver.names, chooser).plain
+    assert text.endswith(", you choose trump."), text
+    assert describe_event(deal, driver.names, deal.seat).plain.startswith("Round 1: You deal, ")
+
+
+def test_wide_names_are_cut_to_their_width_in_cells() -> None:
+    """A name in CJK characters (two cells each) was cut to 14 characters, 28 cells, pushing
+    the rest of the person's line off the 80 columns; and the summaries' columns slipped."""
+    names = ["漢字" * 12, "Bot 1 (random)", "Bot 2 (random)", "한국어" * 6]
+    match = Match("classic", players=names)
+    driver = TableDriver(match, 0, {s: make_bot("random") for s in (1, 2, 3)}, seed=2)
+    rng = random.Random(2)
+    advance(driver, rng, until=lambda d: d.status == "human" and d.view().phase == Phase.PLAY)
+    text = printed(table_screen(driver.view(), driver.names).lines, terminal=False)
+    check_fits(text)
+    mine = next(line for line in text.splitlines() if "(you) · seat 0" in line)
+    assert "tricks" in mine, mine  # the line is whole, its end not cut off
+    ended = None
+    while ended is None:
+        events = step(driver, rng)
+        ended = next((e for e in events if e.kind == "round"), None)
+    for lines in (
+        round_over_lines(ended, driver.names, 0, 1),
+        match_over_lines(
+            Event("match", 0, scores=(1, 2, 3, 4), winners=(0,), riscos=(9.0, -2.0, -3.0, -4.0)), driver.names, 0, 1
+        ),
+    ):
+        rows = [line.plain for line in lines if re.search(r"\d$", line.plain) and "·" not in line.plain]
+        ends = {cell_len(row) for row in rows}
+        assert len(rows) == 4 and len(ends) == 1, rows  # the columns line up, whatever the names
+
+
+def test_commands_work_at_the_pages_too() -> None:
+    """The help says rules, history, help and quit work at any prompt, the pages' too; at a
+    page they used to return to the table as if Enter had been pressed."""
+    screens = table_at(80, 24, ["rules", "help", "rules", "", "quit"])
+    prompts = [prompt for _, prompt in screens]
+    assert "How to answer" in screens[2][0] and "Rules: classic" in screens[3][0], prompts
+    assert prompts[1:4] == ["Press Enter to return to the table > "] * 3
+    assert prompts[4].startswith("Trump")
+
+
+@pytest.mark.parametrize("phase", [Phase.EXCHANGE, Phase.PLAY])
+def test_digits_that_are_no_number_are_refused_not_a_crash(phase: Phase) -> None:
+    """'²' (a key of its own on French keyboards) counts as a digit for str.isdigit but not
+    for int(): it ended the program with a ValueError traceback; so did a number of 5000
+    digits (past int()'s limit).  A full-width one (U+FF11) is the number 1, as typed in Japanese."""
+    for text, needle in (("²", "'²' is not a card"), ("①", "'①' is not a card"), ("9" * 5000, "there is no card")):
+        with pytest.raises(InputError, match=needle) as error:
+            parse_input(text, phase, HAND)
+        assert len(str(error.value)) < 160
+    first = parse_input("\uff11", phase, HAND)
+    assert first == (Play(HAND[0]) if phase == Phase.PLAY else Exchange((HAND[0],)))
+    result = run_play("--seed", "3", "--bots", "random", "--speed", "0", stdin="h\n²\n1²\n")
+    assert result.returncode == 0 and "Traceback" not in result.stderr, result.stderr
+    assert "'²' is not a card" in result.stdout
+
+
+def test_leaving_at_the_end_of_a_match_offers_no_way_to_continue_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Ctrl-C while the end of the match was paged said 'Continue it with: sobedesce play
+    --resume …' — of a match that is over; it says how to replay it instead."""
+    monkeypatch.chdir(tmp_path)
+
+    def answer(prompt: str, driver: TableDriver) -> str:
+        if prompt.startswith("Press Enter for more"):
+            raise KeyboardInterrupt
+        return first_legal(prompt, driver)
+
+    _, last, status, driver = match_to_the_end(50, 16, answer=answer)
+    assert status == 130 and driver.status == "over"
+    assert "Continue it with" not in last and "--resume" not in last, last
+    assert "Interrupted. The match is over and saved in end.json; replay it with: sobedesce replay end.json" in flat(
+        last
+    )
+
+
+@pytest.mark.parametrize(
+    ("args", "said"),
+    [
+        (("play", "--resume", ""), "sobedesce play: --resume needs the name of a saved match (the file --save wrote)"),
+        (("play", "--save", ""), "sobedesce play: --save needs a file name"),
+        (("play", "--save", "  "), "sobedesce play: --save needs a file name"),
+        (("demo", "--save", ""), "sobedesce demo: --save needs a file name"),
+    ],
+)
+def test_an_empty_file_name_is_a_bad_option(
+    capsys: pytest.CaptureFixture[str], args: tuple[str, ...], said: str
+) -> None:
+    """``--resume ""`` (a variable that was not set, say) started a new match as if no
+    --resume had been given; ``demo --save ""`` saved nothing, silently; ``play --save ""``
+    said "cannot save to : No such file or directory"."""
+    status, err = run_main(capsys, *args, "--speed", "0") if args[0] == "play" else run_main(capsys, *args)
+    assert status == 2 and err.strip() == said, err
+
+
+@pytest.mark.parametrize("rules", ["classic", "table"])
+def test_the_demo_says_how_scores_change_when_clubs_are_trumps(capsys: pytest.CaptureFixture[str], rules: str) -> None:
+    """The demo said 'no trick adds 5' and then showed '0 tricks +10' in a round of Clubs,
+    with nothing to explain it."""
+    from sobedesce.cli.main import main
+
+    assert main(["demo", "--seed", "1", "--rules", rules]) == 0
+    out = capsys.readouterr().out
+    intro = out.split("\n\n")[0]
+    assert "Scores start at 20; a trick won takes a point off, no trick adds 5; first to 0 wins." in intro
+    assert "When Clubs are trumps, every change counts double." in intro
+
+
+def test_the_screen_is_drawn_again_after_ctrl_z_and_fg() -> None:
+    """Suspended with Ctrl-Z and brought back with ``fg``, the table was not drawn again: the
+    prompt had scrolled away under the shell's lines and the person typed blind.  Continuing
+    (``SIGCONT``) now ends the wait like a resize: the screen is drawn again."""
+    import signal
+    import threading
+
+    from sobedesce.terminal.app import LineReader, Resized
+
+    master, slave = os.openpty()
+    done = threading.Event()
+    before = signal.getsignal(signal.SIGCONT)
+
+    def continue_until_done() -> None:
+        for _ in range(200):  # 10 s of fg's at most: then a line, so that a reader deaf to them ends
+            if done.wait(0.05):
+                return
+            os.kill(os.getpid(), signal.SIGCONT)
+        os.write(master, b"not drawn again\n")
+
+    try:
+        reader = LineReader(slave, watch_resize=True)
+        thread = threading.Thread(target=continue_until_done)
+        thread.start()
+        try:
+            with pytest.raises(Resized):
+                reader.readline()
+        finally:
+            done.set()
+            thread.join()
+        os.write(master, b"7h\n")
+        assert reader.readline() == "7h"
+        reader.close()
+        assert signal.getsignal(signal.SIGCONT) == before
+    finally:
+        os.close(master)
+        os.close(slave)
+
+
+def test_the_table_says_a_hint_is_being_worked_out() -> None:
+    """A hint takes the strong bot a few seconds with --seed (its whole sample budget): the
+    screen stayed as it was, the cursor under the prompt, as if the program had hung."""
+    from sobedesce.terminal.app import TerminalTable
+
+    driver = new_driver(seed=3)
+    stream = io.StringIO()
+    console = Console(file=stream, width=80, height=24, force_terminal=True, color_system=None)
+    shown_while_thinking: list[str] = []
+    real_hint = driver.hint
+
+    def hint(seat: int | None = None) -> list:
+        shown_while_thinking.append(ANSI.sub("", stream.getvalue().rsplit("\x1b[2J", 1)[-1]))
+        return real_hint(seat)
+
+    driver.hint = hint  # type: ignore[method-assign]
+    answers = iter(["hint", "quit"])
+    table = TerminalTable(driver, console, speed=0, read=lambda prompt: next(answers), sleep=lambda s: None)
+    assert table.run() == 0
+    assert len(shown_while_thinking) == 1
+    assert "Working out a hint…" in shown_while_thinking[0] and "Your hand" in shown_while_thinking[0]

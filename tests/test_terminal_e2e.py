@@ -40,9 +40,10 @@ PROMPTS = [
     r"Your card > ",
     r"Press Enter to deal round (\d+) > ",
     r"Press Enter to return to the table > ",
+    r"Press Enter for more \(\d+/\d+\) > ",
     pexpect.EOF,
 ]
-TRUMP, EXCHANGE, MUST_EXCHANGE, CARD_PROMPT, NEXT_ROUND, PAGE, END = range(7)
+TRUMP, EXCHANGE, MUST_EXCHANGE, CARD_PROMPT, NEXT_ROUND, PAGE, MORE, END = range(8)
 
 
 def _as_at_a_terminal() -> None:
@@ -122,7 +123,7 @@ class Person:
             self.rounds_started = int(child.match.group(1))
             assert "Round " in screen and "change" in screen and "score" in screen
             child.sendline("")
-        elif which == PAGE:
+        elif which in (PAGE, MORE):
             child.sendline("")
         return which
 
@@ -348,6 +349,89 @@ def test_a_resized_window_is_drawn_again_at_once() -> None:
     assert "─" * 80 in lines, "the table drawn around the trick again"
     child.sendline("")
     shown(child, r"Discard(?: or sit)? > ", 24, 80)  # "h" was the answer: hearts are trumps
+    child.sendline("quit")
+    child.expect(pexpect.EOF)
+    assert child.wait() == 0
+
+
+def finished_match(path: Path, seed: int = 8) -> None:
+    """A match played to its end by random choices, saved in ``path``; seat 0 is "You"."""
+    from sobedesce.core import Match, dumps_record
+
+    rng = random.Random(seed)
+    match = Match("classic", players=["You", "Bot 1 (random)", "Bot 2 (random)", "Bot 3 (random)"])
+    while not match.is_over:
+        if match.current_seat is None:
+            match.deal(rng=rng)
+        else:
+            match.apply(rng.choice(match.legal_actions()))
+    path.write_text(dumps_record(match), encoding="utf-8")
+
+
+def test_the_end_of_a_match_taller_than_the_window_is_paged(tmp_path: Path) -> None:
+    """The end of a match (the winners, the final scores and riscos, the command to replay it)
+    in a window too short for it: a screenful at a time, Enter for more, the last screen left
+    on the terminal as the program ends.  It used to be printed at once, its top scrolled away."""
+    path = tmp_path / "over.json"
+    finished_match(path)
+    rows, cols = 12, 40
+    child = spawn("--resume", str(path), "--speed", "0", rows=rows, cols=cols)
+    child.expect(r"Press Enter for more \(1/(\d+)\) > ")
+    pages = int(child.match.group(1))
+    seen = []
+    for page in range(1, pages + 1):
+        lines = on_screen(child)
+        assert len(lines) <= rows - 1 and all(cell_len(line) <= cols for line in lines), "\n".join(lines)
+        seen.append(flat(lines))
+        child.sendline("")
+        child.expect(rf"Press Enter for more \({page + 1}/{pages}\) > " if page < pages - 1 else pexpect.EOF)
+        if page == pages - 1:
+            break
+    lines = on_screen(child)
+    assert len(lines) <= rows - 1 and all(cell_len(line) <= cols for line in lines), "\n".join(lines)
+    seen.append(flat(lines))
+    whole = " ".join(seen)
+    assert "The match is over after" in whole and "Winner" in whole and "riscos" in whole
+    assert "sobedesce replay" in whole
+    assert child.wait() == 0
+
+
+def test_ctrl_d_at_the_end_of_a_match_shows_the_rest_at_once(tmp_path: Path) -> None:
+    path = tmp_path / "over.json"
+    finished_match(path)
+    child = spawn("--resume", str(path), "--speed", "0", rows=12, cols=40)
+    child.expect(r"Press Enter for more \(1/\d+\) > ")
+    child.sendeof()
+    child.expect(r"replay it with:")
+    child.expect(pexpect.EOF)
+    assert "Traceback" not in (child.before or "") and "leave the table" not in (child.before or "")
+    assert child.wait() == 0
+
+
+@pytest.mark.parametrize(("rows", "cols"), [(10, 30), (10, 80)])
+def test_a_window_below_the_smallest_still_fits_every_screen(rows: int, cols: int) -> None:
+    """Below 40x16 the header used to scroll off the top of the screen; now each screen fits
+    the window with the prompt under it, trump and the hand on it, and says it is too small."""
+    child = spawn("--seed", "3", "--bots", "random", "--speed", "0", rows=rows, cols=cols)
+
+    def fits(prompt: str) -> list[str]:
+        child.expect(prompt)
+        lines = on_screen(child)
+        assert len(lines) <= rows - 1, "\n".join(lines)
+        assert all(cell_len(line) <= cols for line in lines), "\n".join(lines)
+        assert any(line.startswith("Your hand") for line in lines), "\n".join(lines)
+        assert "too small" in flat(lines).lower(), "\n".join(lines)
+        return lines
+
+    fits(PROMPTS[TRUMP])
+    child.sendline("xyz")
+    assert "'xyz' is not a suit" in flat(fits(PROMPTS[TRUMP]))
+    child.sendline("h")
+    assert any(line.startswith("Trump ♥") for line in fits(r"Discard(?: or sit)? > "))
+    child.sendline("keep")
+    fits(r"Your card > ")
+    child.sendline("9z")
+    assert "'9z' is not a card" in flat(fits(r"Your card > "))
     child.sendline("quit")
     child.expect(pexpect.EOF)
     assert child.wait() == 0

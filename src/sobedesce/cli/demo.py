@@ -41,7 +41,7 @@ def run(args: argparse.Namespace) -> int:
         find_rules(args.rules)
     except RulesError as error:
         raise SystemExit(f"sobedesce demo: {error}") from None
-    if args.save:
+    if args.save is not None:
         # A path that cannot be written is refused before the match is played, not after;
         # an existing file (a saved match, or anything else) is never overwritten.
         problem = save_problem(args.save)
@@ -50,8 +50,17 @@ def run(args: argparse.Namespace) -> int:
             return 2
     seed = args.seed if args.seed is not None else random.randrange(1 << 31)
     match = play_random_match(args.rules, random.Random(seed))
-    print(f"A {match.rules.name} match between four random players (seed {seed})")
-    print("Scores start at 20; a trick won takes a point off, no trick adds 5; first to 0 wins.\n")
+    rules = match.rules
+    print(f"A {rules.name} match between four random players (seed {seed})")
+    print(
+        f"Scores start at {rules.start_score}; a trick won takes a point off, no trick adds "
+        f"{rules.no_trick_penalty}; first to {rules.target_score} wins."
+    )
+    if rules.doubled_suit is not None:
+        # Else a round of Clubs shows "0 tricks +10" against "no trick adds 5", unexplained.
+        times = {2: "double", 3: "triple"}.get(rules.doubled_multiplier, f"x{rules.doubled_multiplier}")
+        print(f"When {rules.doubled_suit.title} are trumps, every change counts {times}.")
+    print()
     for number, current in enumerate(match.rounds, start=1):
         print("\n".join(describe_round(match, number, current)))
     riscos = match.riscos() or []

@@ -98,6 +98,8 @@ def save_problem(path: str, *, advice: str | None = None, same_as: str | None = 
     directory, a file that exists (never overwritten: ``advice`` says what to do instead), or
     a path where no file can be created (tried, and removed at once).  ``same_as``: a file the
     command is allowed to save into again (``play --resume FILE --save FILE``)."""
+    if not path.strip():  # an unset shell variable, say: not a file to create in the current folder
+        return "--save needs a file name"
     if same_as is not None and os.path.abspath(path) == os.path.abspath(same_as):
         return None
     if os.path.isdir(path):
@@ -137,6 +139,9 @@ def run(args: argparse.Namespace) -> int:
         problem = save_problem(args.save, advice=advice, same_as=args.resume)
         if problem is not None:
             return fail(problem)
+    if args.resume is not None and not args.resume.strip():
+        # Empty, it used to start a new match as if --resume had not been given.
+        return fail("--resume needs the name of a saved match (the file --save wrote)")
     # Without --seed every deck comes from the OS's randomness when it is dealt (see
     # TableDriver): nothing on the screen or in the record predicts a deal still to come.
     seed: int | None = args.seed

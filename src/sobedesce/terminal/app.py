@@ -18,10 +18,11 @@ from collections import deque
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from rich.cells import cell_len
 from rich.console import Console
 from rich.text import Text
 
-from sobedesce.core import IllegalActionError, Phase, Play
+from sobedesce.core import Exchange, IllegalActionError, Phase, Play
 from sobedesce.table import Event, TableDriver
 
 from .inputs import COMMANDS, Command, InputError, parse_input
@@ -30,6 +31,7 @@ from .render import (
     Guidance,
     TableScreen,
     card_text,
+    cards_text,
     describe_event,
     help_lines,
     hint_lines,
@@ -66,7 +68,9 @@ class LineReader:
     With ``watch_resize`` (in the main thread), a resize of the terminal (``SIGWINCH``) from
     the reader's creation on makes the next wait, or the one under way, raise
     :class:`Resized`, so that the screen is drawn again for the new size at once; the keys
-    typed so far are kept for the next read.  :meth:`close` stops watching.
+    typed so far are kept for the next read.  So does the program's continuing after Ctrl-Z
+    (``SIGCONT``, at ``fg``): the shell has written over the screen.  :meth:`close` stops
+    watching.
     """
 
     def __init__(self, fd: int, *, watch_resize: bool = False) -> None:
@@ -74,25 +78,25 @@ class LineReader:
         self._pending = b""
         self._ended = False
         self._resized = False
-        self._watching = False
-        self._previous_handler: Any = None
-        winch = getattr(signal, "SIGWINCH", None)
-        if watch_resize and winch is not None:
-            # Installed now, not at each wait: a resize between two waits (while the screen is
-            # drawn, the bots move) is not lost, SIGWINCH being ignored by default.
-            with contextlib.suppress(ValueError):  # not the main thread: no watching
-                self._previous_handler = signal.signal(winch, self._on_resize)
-                self._watching = True
+        self._previous_handlers: dict[int, Any] = {}
+        if watch_resize:
+            for name in ("SIGWINCH", "SIGCONT"):
+                signum = getattr(signal, name, None)
+                if signum is None:
+                    continue
+                # Installed now, not at each wait: a resize between two waits (while the screen
+                # is drawn, the bots move) is not lost, SIGWINCH being ignored by default.
+                with contextlib.suppress(ValueError):  # not the main thread: no watching
+                    self._previous_handlers[signum] = signal.signal(signum, self._on_resize)
 
     def _on_resize(self, signum: int, frame: Any) -> None:
         self._resized = True
 
     def close(self) -> None:
-        """Stop watching resizes: the handler of ``SIGWINCH`` before this reader is back."""
-        if self._watching:
-            self._watching = False
-            previous = self._previous_handler
-            signal.signal(signal.SIGWINCH, signal.SIG_DFL if previous is None else previous)
+        """Stop watching: the handlers of ``SIGWINCH`` and ``SIGCONT`` before this reader are back."""
+        handlers, self._previous_handlers = self._previous_handlers, {}
+        for signum, previous in handlers.items():
+            signal.signal(signum, signal.SIG_DFL if previous is None else previous)
 
     def readline(self) -> str:
         while b"\n" not in self._pending and not self._ended:
@@ -186,8 +190,27 @@ def console_reader(console: Console) -> Callable[[str], str]:
     return _ConsoleReader(console, fd)
 
 
+def _cut_at_width(text: str, width: int) -> list[Text]:
+    """``text`` in lines of ``width`` cells, cut wherever the edge falls (not at its spaces):
+    a command wider than the window reads as it does when the terminal wraps it."""
+    lines: list[Text] = []
+    line, cells = "", 0
+    for char in text:
+        size = cell_len(char)
+        if line and cells + size > width:
+            lines.append(Text(line))
+            line, cells = "", 0
+        line += char
+        cells += size
+    return [*lines, Text(line)]
+
+
 class _Quit(Exception):
     """The person typed ``quit``."""
+
+
+_PAGES = ("rules", "help", "history")
+"""The commands that show a page (at a decision, ``history`` is shown under the hand when it fits)."""
 
 
 class TerminalTable:
@@ -255,6 +278,13 @@ class TerminalTable:
         if path and self.driver.save_error is not None:
             self.console.print(
                 f"{why} The match could not be saved in {path}: {self._save_problem()}.",
+                markup=False,
+                highlight=False,
+                soft_wrap=True,
+            )
+        elif path and self.driver.status == "over":  # nothing to continue: how to replay it
+            self.console.print(
+                f"{why} The match is over and saved in {path}; replay it with: sobedesce replay {shlex.quote(path)}",
                 markup=False,
                 highlight=False,
                 soft_wrap=True,
@@ -350,15 +380,35 @@ class TerminalTable:
                 continue
             if last:
                 return answer
-            if COMMANDS.get(" ".join(answer.split()).lower()) == "quit":
+            command = COMMANDS.get(" ".join(answer.split()).lower())
+            if command == "quit":
                 raise _Quit
+            if command in _PAGES:  # another page asked for: the caller shows it
+                return answer
             index += 1
 
     def _page(
         self, make: Callable[[int], Sequence[Text]], prompt: str = "Press Enter to return to the table > "
     ) -> None:
-        if COMMANDS.get(" ".join(self._paged(make, prompt).split()).lower()) == "quit":
-            raise _Quit
+        """Show the page ``make(width)`` until Enter; ``rules``, ``help`` or ``history`` typed at
+        it shows that page instead, ``quit`` leaves the table."""
+        while True:
+            command = COMMANDS.get(" ".join(self._paged(make, prompt).split()).lower())
+            if command == "quit":
+                raise _Quit
+            if command not in _PAGES:
+                return
+            make = self._page_of(command)
+
+    def _page_of(self, command: str) -> Callable[[int], Sequence[Text]]:
+        """The page a command shows: ``rules``, ``help`` or ``history``."""
+        driver = self.driver
+        if command == "rules":
+            return functools.partial(rules_lines, driver.match.rules)
+        if command == "help":
+            phase = driver.view().phase if driver.status == "human" else None
+            return functools.partial(help_lines, phase, driver.match.rules)
+        return functools.partial(history_lines, driver.view(), self.names)
 
     def _ask(self, prompt: str) -> str | None:
         """The person's answer to ``prompt``; ``None`` when the window was resized meanwhile
@@ -417,11 +467,13 @@ class TerminalTable:
                 self._draw(guidance=self._while_paced())
                 self._pause(2.0 if event.kind == "trick" else 1.0)
         self._report_saving()
+        ended = next((event for event in events if event.kind == "match"), None)
         for event in events:
             if event.kind == "round":
-                self._round_over(event, last=any(e.kind == "match" for e in events))
-            elif event.kind == "match":
-                self._match_over(event)
+                self._round_over(event, last=ended is not None)
+        if ended is not None:
+            # The last round's summary and the match's end are one page, shown a screenful at a time.
+            self._match_over(ended, next((event for event in events if event.kind == "round"), None))
 
     def _while_paced(self) -> Text | None:
         """The line under the hand while the table pauses: no prompt is up, so when the
@@ -443,9 +495,7 @@ class TerminalTable:
             return [*lines, message] if message is not None else lines
 
         if last:
-            self._screen(summary(None, self._size()[0]))
-            self.console.print()
-            return
+            return  # the summary is shown with the end of the match (_match_over)
         message: Text | None = None
         while True:
             text = self._paged(
@@ -458,12 +508,8 @@ class TerminalTable:
             message = None
             if command == "quit":
                 raise _Quit
-            if command == "rules":
-                self._page(lambda width: rules_lines(driver.match.rules, width))
-            elif command == "help":
-                self._page(lambda width: help_lines(None, driver.match.rules, width))
-            elif command == "history":
-                self._page(functools.partial(history_lines, driver.view(), self.names))
+            if command in _PAGES:
+                self._page(self._page_of(command))
             elif command == "hint":
                 message = Text("No decision is due: 'hint' helps when you choose trump, exchange or play.")
             else:
@@ -471,25 +517,49 @@ class TerminalTable:
                     f"? Press Enter to deal round {event.round_index + 2}, or type rules, history, help or quit."
                 )
 
-    def _match_over(self, event: Event) -> None:
+    def _match_over(self, event: Event, last_round: Event | None = None) -> None:
+        """The end of the match: the last round's summary (``last_round``), the winners, the
+        final scores and riscos, and where the record is.  Taller than the window, it is shown
+        a screenful at a time (Enter for more), like every other page; the last screen has no
+        prompt: the program ends under it.  ``quit``, or the end of input, shows the rest at once."""
         driver = self.driver
-        lines = match_over_lines(event, self.names, driver.human, len(driver.match.rounds), self._size()[0])
-        print_lines(self.console, lines)
-        if driver.save_path and driver.save_error is not None:
-            self.console.print(
-                f"The record could not be saved in {driver.save_path}: {self._save_problem()}.",
-                markup=False,
-                highlight=False,
-                soft_wrap=True,
-            )
-        elif driver.save_path:
-            self.console.print(
-                f"The record is saved in {driver.save_path}; replay it with: "
-                f"sobedesce replay {shlex.quote(driver.save_path)}",
-                markup=False,
-                highlight=False,
-                soft_wrap=True,
-            )
+
+        def page(width: int) -> list[Text]:
+            lines: list[Text] = []
+            if last_round is not None:
+                lines += round_over_lines(last_round, self.names, driver.human, None, width)
+                lines.append(Text(""))
+            lines += match_over_lines(event, self.names, driver.human, len(driver.match.rounds), width)
+            if driver.save_path and driver.save_error is not None:
+                lines.append(Text(""))
+                lines.append(Text(f"The record could not be saved in {driver.save_path}: {self._save_problem()}."))
+            elif driver.save_path:
+                lines.append(Text(""))
+                lines.append(Text("The record is saved; replay it with:"))
+                # A command to copy: on a line of its own, cut only where the window's edge is.
+                lines += _cut_at_width(f"sobedesce replay {shlex.quote(driver.save_path)}", width)
+            return lines
+
+        index = 0
+        while True:
+            width, height = self._size()
+            chunks = page_chunks(page(width), width, height)
+            index = min(index, len(chunks) - 1)
+            self._screen(chunks[index])
+            if index == len(chunks) - 1:
+                return
+            try:
+                answer = self._ask(f"Press Enter for more ({index + 1}/{len(chunks)}) > ")
+            except EOFError:
+                self.console.print()  # the rest under the prompt, not after it on its line
+                answer = "quit"
+            if answer is None:  # resized: the same screen, laid out again
+                continue
+            if COMMANDS.get(" ".join(answer.split()).lower()) == "quit":
+                for chunk in chunks[index + 1 :]:  # no one to press Enter: the rest at once
+                    print_lines(self.console, chunk)
+                return
+            index += 1
 
     # -- the person's turn -----------------------------------------------------------------
 
@@ -539,13 +609,27 @@ class TerminalTable:
                 if parsed.name == "quit":
                     raise _Quit
                 if parsed.name == "hint":
+                    if self.console.is_terminal:  # the strong bot may take seconds: say so meanwhile
+                        thinking = Text("Working out a hint…", style="dim")
+                        self._screen(self._table(guidance=guidance, message=thinking).lines)
                     self.notice = functools.partial(hint_lines, driver.hint(), driver.hint_bot_name)
                 elif parsed.name == "history":
                     self.notice = functools.partial(history_lines, view, self.names)
-                elif parsed.name == "rules":
-                    self._page(lambda width: rules_lines(driver.match.rules, width))
-                elif parsed.name == "help":
-                    self._page(functools.partial(help_lines, view.phase, driver.match.rules))
+                elif parsed.name in ("rules", "help"):
+                    self._page(self._page_of(parsed.name))
+                continue
+            named = (
+                [parsed.card]
+                if isinstance(parsed, Play)
+                else list(parsed.discard)
+                if isinstance(parsed, Exchange)
+                else []
+            )
+            absent = [card for card in named if card not in view.hand]
+            if absent:
+                # The rules core would say "does not hold 7D": whose, and not as the hand shows it.
+                message = Text("Not allowed: you do not hold ", style="bold red")
+                message.append_text(cards_text(absent)).append(". Try again.")
                 continue
             try:
                 events = driver.play_human(parsed)

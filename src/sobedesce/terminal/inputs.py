@@ -67,14 +67,37 @@ _SIT_WORDS = {"sit", "sit out", "sitout", "sit-out", "out", "pass"}
 _KEEP_WORDS = {"keep", "none", "0", "-", "play", "stay"}
 
 
+ECHO_LIMIT = 24
+"""The most characters of a wrong answer repeated in the message that refuses it: something
+pasted by mistake is not echoed whole (it would push the table off the screen)."""
+
+
+def _echo(text: str) -> str:
+    """``text`` quoted as typed, cut to :data:`ECHO_LIMIT` characters.
+
+    >>> _echo("zz")
+    "'zz'"
+    >>> _echo("x" * 100)
+    "'xxxxxxxxxxxxxxxxxxxxxxx…'"
+    """
+    return repr(text if len(text) <= ECHO_LIMIT else text[: ECHO_LIMIT - 1] + "…")
+
+
+def _shown(card: Card) -> str:
+    """A card as the screen shows it: ``A♠``."""
+    return f"{card.rank.letter}{card.suit.symbol}"
+
+
 def parse_card_word(word: str, hand: Sequence[Card]) -> Card:
     """A card typed as ``7h``/``7♥`` or as a 1-based position in ``hand``."""
-    if word.isdigit():
-        position = int(word)
+    # isdecimal, not isdigit: '²' and '①' are digits that int() refuses (a crash, before).
+    if word.isdecimal():
+        position = int(word) if len(word) <= 3 else -1  # no int() of thousands of digits
         if not 1 <= position <= len(hand):
             if not hand:
                 raise InputError("you hold no cards")
-            raise InputError(f"there is no card {position}: number the cards of your hand 1 to {len(hand)}")
+            number = str(position) if position >= 0 else _echo(word)
+            raise InputError(f"there is no card {number}: number the cards of your hand 1 to {len(hand)}")
         return hand[position - 1]
     text = word.strip()
     if text and text[-1] in _SYMBOL_LETTER:
@@ -82,7 +105,9 @@ def parse_card_word(word: str, hand: Sequence[Card]) -> Card:
     try:
         return Card.parse(text)
     except CardParseError:
-        raise InputError(f"{word!r} is not a card: type e.g. 7h (rank A7KJQ65432, suit SHDC) or its number") from None
+        raise InputError(
+            f"{_echo(word)} is not a card: type e.g. 7h (rank A7KJQ65432, suit SHDC) or its number"
+        ) from None
 
 
 def parse_input(
@@ -112,7 +137,7 @@ def parse_input(
         suit = _SUIT_WORDS.get(key)
         if suit is None:
             turn = ", or 'turn'" if turn_allowed else ""
-            raise InputError(f"{text.strip()!r} is not a suit: type S, H, D or C (or spades, hearts…){turn}")
+            raise InputError(f"{_echo(text.strip())} is not a suit: type S, H, D or C (or spades, hearts…){turn}")
         return NameTrump(suit)
     words = key.split()
     if phase == Phase.EXCHANGE:
@@ -123,7 +148,7 @@ def parse_input(
         cards = [parse_card_word(word, hand) for word in words]
         twice = sorted({c for c in cards if cards.count(c) > 1})
         if twice:
-            raise InputError(f"you named {' '.join(str(c) for c in twice)} twice")
+            raise InputError(f"you named {' '.join(_shown(c) for c in twice)} twice")
         return Exchange(tuple(cards))
     if phase == Phase.PLAY:
         if len(words) != 1:

@@ -136,7 +136,21 @@ def short_name(names: Sequence[str], seat: int, human: int) -> str:
 
 
 def _cut(text: str, width: int) -> str:
-    return text if len(text) <= width else text[: width - 1] + "…"
+    """``text`` cut to ``width`` cells (a CJK character takes two), ``…`` marking the cut."""
+    if cell_len(text) <= width:
+        return text
+    out, cells = "", 1
+    for char in text:
+        cells += cell_len(char)
+        if cells > width:
+            break
+        out += char
+    return out + "…"
+
+
+def _ljust(text: str, width: int) -> str:
+    """``text`` padded with spaces to ``width`` cells (``str.ljust`` counts characters)."""
+    return text + " " * max(0, width - cell_len(text))
 
 
 def _verb(seat: int, human: int, verb: str) -> str:
@@ -248,14 +262,26 @@ def too_small_note(width: int, height: int) -> Text | None:
     )
 
 
+def _too_small_forms(width: int, height: int) -> list[list[Text]]:
+    """The too-small line's forms as lines of ``width`` cells, the longest first: the whole
+    sentence, then a short one for a window with too few rows for it."""
+    note = too_small_note(width, height)
+    if note is None:
+        return [[], []]
+    short = Text(f"! Too small: needs {MIN_WIDTH}x{MIN_HEIGHT}", style="bold")
+    return [_fold(note, width), _fold(short, width)]
+
+
 def page_chunks(lines: Sequence[Text | str], width: int = WIDTH, height: int = HEIGHT) -> list[list[Text]]:
     """A page (the rules, help, a summary…) in screens of a ``width`` x ``height`` window: lines
     wider than the window wrapped, then cut into screens that leave room for the prompt;
-    below the minimum size each screen starts with the line that says so."""
+    below the minimum size each screen starts with the line that says so (its short form when
+    the whole would take more than a third of the screen, none when that would take half)."""
     folded = [part for line in lines for part in _fold(Text(line) if isinstance(line, str) else line, width)]
-    note = too_small_note(width, height)
-    head = _fold(note, width) if note is not None else []
-    rows = max(1, screen_rows(height) - len(head))
+    rows = screen_rows(height)
+    full, short = _too_small_forms(width, height)
+    head = full if 3 * len(full) <= rows else short if 2 * len(short) <= rows else []
+    rows = max(1, rows - len(head))
     return [head + folded[i : i + rows] for i in range(0, max(1, len(folded)), rows)]
 
 
@@ -408,15 +434,26 @@ def table_screen(
     forms = _guidance_forms(view, names, guidance)
     if isinstance(message, str):
         message = Text(message, style="bold")
-    said_after = _fold(message, width) if message else []
-    small = too_small_note(width, height)
-    said_after = (_fold(small, width) if small is not None else []) + said_after
+    said = _fold(message, width) if message else []
     notes = [line for entry in notice for line in _fold(entry, width, 2)]
     levels = _levels(view, names, width, forms, wide=width >= WIDTH and height >= WIDE_HEIGHT)
+    # The layouts and what is said under them, best first: below the smallest window the
+    # too-small line too (its short form when rows run out), and the bare essentials last.
+    options = [(i, said) for i in range(len(levels))]
+    if too_small_note(width, height) is not None:
+        # The whole too-small line under the richest layout with room for it, else its short
+        # form; then the fewest lines for a decision (trump, the cards on the table, the hand)
+        # with either, then without it; at last the hand alone.
+        full, short = _too_small_forms(width, height)
+        options = [(i, full + said) for i in range(len(levels))] + [(i, short + said) for i in range(len(levels))]
+        tiny = len(levels)
+        levels += _tiny_levels(view, names, width, forms)
+        options += [(i, small + said) for i in range(tiny, len(levels) - 1) for small in (full, short)]
+        options += [(len(levels) - 2, said), (len(levels) - 1, short + said), (len(levels) - 1, said)]
     # The first (richest) layout whose essentials fit; then, if a notice is to be shown, the
     # first from there on, of the same kind and still with its column titles, with room for
     # all of it (else the notice is shown on a page of its own).
-    base = next((i for i, (_, top, _) in enumerate(levels) if len(top) + len(said_after) <= rows), len(levels) - 1)
+    base, said_after = next(((i, after) for i, after in options if len(levels[i][1]) + len(after) <= rows), options[-1])
     chosen, shown = base, False
     if notes:
         for i in range(base, len(levels)):
@@ -444,7 +481,46 @@ def table_screen(
         area -= len(latest)
     lines.extend(Text("") for _ in range(max(0, area)))
     lines.extend(said_after)
-    return TableScreen(lines, shown or not notes, compact)
+    # Only in a window too small even for the essentials: its bottom lines, the error and the
+    # hand above it, rather than a screen taller than the window.
+    return TableScreen(lines[-rows:], shown or not notes, compact)
+
+
+def _tiny_levels(
+    view: SeatView, names: Sequence[str], width: int, forms: Sequence[Text | None]
+) -> list[tuple[bool, list[Text], bool]]:
+    """The layouts for a window below :data:`MIN_WIDTH` x :data:`MIN_HEIGHT` where even the
+    compact table does not fit, richest first: trump (with the turned-up card, the stock and
+    the dealer, then alone), the cards on the table, the hand, the shortest guidance; at last
+    the hand alone."""
+    _, header = _header_pieces(view, names)
+    table = _table_line(view, names)
+    on_table = _pack(table, width, indent=2) if table else []
+    hand = _pack(_hand_pieces(view), width, sep=" ", indent=2)
+    shortest = _fold(forms[-1], width, 2) if forms[-1] else []
+    trump = Text("Trump ").append_text(suit_text(view.trump)) if view.trump is not None else None
+    return [
+        (True, lines, False)
+        for lines in (
+            _pack(header, width) + on_table + hand + shortest,
+            _pack(header, width) + on_table + hand,
+            (_fold(trump, width) if trump is not None else []) + on_table + hand,
+            hand,
+        )
+    ]
+
+
+def _table_line(view: SeatView, names: Sequence[str]) -> list[Text]:
+    """The cards on the table for the tiniest screen, in pieces: ``Table:``, then ``Bot 2 [3♦]``
+    for each card in the order played (none when the table is empty)."""
+    trick = shown_trick(view)
+    if trick is None:
+        return []
+    played = _played_cards(view)
+    return [
+        Text("Table: " if i == 0 else "").append(short_name(names, seat, view.seat) + " ").append_text(played[seat])
+        for i, seat in enumerate(trick.seats)
+    ]
 
 
 def _levels(
@@ -582,7 +658,7 @@ def _seat_rows(view: SeatView, names: Sequence[str], width: int, *, titles: bool
         to_act = view.to_act == seat and view.phase in (Phase.TRUMP, Phase.EXCHANGE, Phase.PLAY)
         active = view.active[seat]
         row = Text("▶ " if to_act else "  ", style="bold")
-        row.append(labels[seat].ljust(name_width), style="bold")
+        row.append(_ljust(labels[seat], name_width), style="bold")
         row.append(f"{view.scores[seat]:>6}")
         won = view.tricks_won[seat] if view.phase >= Phase.PLAY and active is True else ""
         row.append(f"{won:>7}")
@@ -711,9 +787,10 @@ def describe_event(event: Event, names: Sequence[str], human: int) -> Text:
     who = short_name(names, seat, human) if seat >= 0 else ""
     if event.kind == "deal":
         chooser = event.chooser if event.chooser is not None else -1
+        chooses = "you" if chooser == human else short_name(names, chooser, human)  # mid-sentence
         return Text(
             f"Round {event.round_index + 1}: {who} {_verb(seat, human, 'deal')}, "
-            f"{short_name(names, chooser, human)} {_verb(chooser, human, 'choose')} trump."
+            f"{chooses} {_verb(chooser, human, 'choose')} trump."
         )
     if event.kind == "trump":
         assert event.suit is not None
@@ -790,11 +867,11 @@ def round_over_lines(
         label = _row_label(names, seat, human, name)
         if event.active[seat]:
             row = (
-                f"{label:<{name}}{event.tricks_won[seat]:>{tricks}}"
+                f"{_ljust(label, name)}{event.tricks_won[seat]:>{tricks}}"
                 f"{event.deltas[seat]:>+{change}d}{event.scores[seat]:>{score}}"
             )
         else:
-            row = f"{label:<{name}}{'sat out':>{tricks}}{'':>{change}}{event.scores[seat]:>{score}}"
+            row = f"{_ljust(label, name)}{'sat out':>{tricks}}{'':>{change}}{event.scores[seat]:>{score}}"
         lines.append(Text(row))
     lines.append(Text(""))
     notes: list[Text] = []
@@ -815,23 +892,23 @@ def round_over_lines(
 
 
 def match_over_lines(event: Event, names: Sequence[str], human: int, rounds: int, width: int = WIDTH) -> list[Text]:
-    """The end of the match, in ``width`` columns."""
+    """The end of the match, in ``width`` columns: the winners, then the final scores and riscos."""
     winners = ", ".join(_labelled(names, s, human, 20) for s in event.winners)
     plural = "s" if len(event.winners) > 1 else ""
     lines = [
         *_fold(Text(f"The match is over after {rounds} round{'s' if rounds != 1 else ''}.", style="bold"), width),
-        Text(""),
         *_fold(Text(f"Winner{plural}: {winners}", style="bold"), width, 2),
-        Text(""),
     ]
-    name = max(10, min(22, width - 21))
-    lines.append(Text(f"{'':<{name}}{'final score':>12}{'riscos':>9}", style="bold"))
-    for seat in range(4):
-        label = _row_label(names, seat, human, name)
-        lines.append(Text(f"{label:<{name}}{event.scores[seat]:>12}{event.riscos[seat]:>+9g}"))
-    lines.append(Text(""))
     if human in event.winners:
         lines.append(Text("Well played: you won!", style="bold"))
+    lines.append(Text(""))
+    # The columns: up to 22 cells for the names, then 12 and 9; below 31 columns, 7 and 9.
+    score, riscos, title = (12, 9, "final score") if width >= 31 else (7, 9, "final")
+    name = max(6, min(22, width - score - riscos))
+    lines.append(Text(f"{'':<{name}}{title:>{score}}{'riscos':>{riscos}}", style="bold"))
+    for seat in range(4):
+        label = _row_label(names, seat, human, name)
+        lines.append(Text(f"{_ljust(label, name)}{event.scores[seat]:>{score}}{event.riscos[seat]:>+{riscos}g}"))
     return lines
 
 
