@@ -1487,6 +1487,12 @@ def test_an_empty_file_name_is_a_bad_option(
     assert status == 2 and err.strip() == said, err
 
 
+def test_a_negative_demo_seed_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
+    """``demo --seed -1`` played the match of ``--seed 1`` (random.Random drops the sign)."""
+    status, err = run_main(capsys, "demo", "--seed", "-1")
+    assert status == 2 and err.strip() == "sobedesce demo: --seed must be 0 or more, not -1", err
+
+
 @pytest.mark.parametrize("rules", ["classic", "table"])
 def test_the_demo_says_how_scores_change_when_clubs_are_trumps(capsys: pytest.CaptureFixture[str], rules: str) -> None:
     """The demo said 'no trick adds 5' and then showed '0 tricks +10' in a round of Clubs,

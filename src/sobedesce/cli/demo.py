@@ -41,6 +41,10 @@ def run(args: argparse.Namespace) -> int:
         find_rules(args.rules)
     except RulesError as error:
         raise SystemExit(f"sobedesce demo: {error}") from None
+    if args.seed is not None and args.seed < 0:
+        # random.Random(-n) is random.Random(n): --seed -1 replayed the match of --seed 1.
+        print(f"sobedesce demo: --seed must be 0 or more, not {args.seed}", file=sys.stderr)
+        return 2
     if args.save is not None:
         # A path that cannot be written is refused before the match is played, not after;
         # an existing file (a saved match, or anything else) is never overwritten.
