@@ -1607,3 +1607,586 @@ def test_two_processes_cannot_give_a_player_a_fourth_table(backend: str, leases:
         assert POSTGRES_URL is not None
         with postgres_schema(POSTGRES_URL) as url:
             run(scenario(url))
+
+
+# -- limits per client address ---------------------------------------------------------------
+
+
+class _Clock:
+    """The limits' clock, moved by hand."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def _limited_app(tmp_path: Path, clock: _Clock, **limits: Any) -> Any:
+    """The app with ``limits``, behind uvicorn's proxy-headers middleware trusting any peer (as
+    ``sobedesce serve --forwarded-allow-ips '*'`` would): a request's ``X-Forwarded-For`` is
+    its client address."""
+    from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
+
+    from sobedesce.server.app import Limits, create_app
+    from sobedesce.server.store import Store
+    from sobedesce.server.tables import Settings
+
+    store = Store(f"sqlite:///{tmp_path / 'limited.db'}")
+    app = create_app(store, Settings(pace=0), limits=Limits(exempt=(), **limits), clock=clock)
+    return ProxyHeadersMiddleware(app, trusted_hosts="*")  # type: ignore[arg-type]
+
+
+# Starlette's TestClient over httpx (deprecated by Starlette for its own fork, not installed).
+_TESTCLIENT = pytest.mark.filterwarnings("ignore:Using `httpx` with `starlette.testclient`")
+
+
+def _from(address: str, token: str | None = None) -> dict[str, str]:
+    """Headers of a request from ``address`` (a new dict each time: the test client adds to it)."""
+    headers = {"X-Forwarded-For": address}
+    if token is not None:
+        headers["Authorization"] = f"Bearer {token}"
+    return headers
+
+
+@_TESTCLIENT
+def test_registrations_are_limited_per_address_over_http_and_the_websocket(tmp_path: Path) -> None:
+    """400 registrations in a row from one client were all taken, each a stored player.  Now an
+    address may register ``registrations`` players a period, over HTTP and the WebSocket
+    together: past it a 429 (or a ``rate_limited`` error) says how many per how long, with
+    ``Retry-After``; another address is not affected, and the budget comes back with time."""
+    from starlette.testclient import TestClient
+
+    from sobedesce.server.app import Limit
+
+    clock = _Clock()
+    app = _limited_app(tmp_path, clock, registrations=Limit(3, 60), tables=None)
+    flooder, other = _from("203.0.113.7"), _from("198.51.100.2")
+    with TestClient(app) as http:
+        answers = [http.post("/api/players", json={"name": f"Flood {n}"}, headers=flooder) for n in range(400)]
+        assert [a.status_code for a in answers[:3]] == [201] * 3, answers[0].text
+        assert {a.status_code for a in answers[3:]} == {429}
+        refused = answers[3]
+        message = "too many new players from your address: at most 3 a minute; try again in 20 seconds"
+        assert refused.json() == {"detail": message, "code": "rate_limited"}
+        assert refused.headers["Retry-After"] == "20"
+        # Nothing was stored for the refused ones.
+        assert http.get("/api/players/Flood 2/history").status_code == 200
+        assert http.get("/api/players/Flood 3/history").status_code == 404
+        # Another address registers; reading is not limited.
+        assert http.post("/api/players", json={"name": "Other"}, headers=other).status_code == 201
+        for _ in range(50):
+            assert http.get("/api/tables", headers=flooder).status_code == 200
+        # Over the WebSocket, the same address's budget: refused, and the connection stays.
+        with http.websocket_connect("/ws", headers=_from("203.0.113.7")) as ws:
+            ws.send_json({"type": "hello", "name": "Flood ws"})
+            error = ws.receive_json()
+            assert error == {"type": "error", "code": "rate_limited", "message": message, "retry_after": 20}, error
+            ws.send_json({"type": "ping"})
+            assert ws.receive_json() == {"type": "pong"}
+            # Time passes: one registration a 20 seconds comes back.
+            clock.now += 19
+            ws.send_json({"type": "hello", "name": "Flood ws"})
+            error = ws.receive_json()
+            assert error["code"] == "rate_limited" and error["retry_after"] == 1, error
+            clock.now += 1
+            ws.send_json({"type": "hello", "name": "Flood ws"})
+            welcome = ws.receive_json()
+            assert welcome["type"] == "welcome" and welcome["player"]["name"] == "Flood ws", welcome
+        again = http.post("/api/players", json={"name": "Flood again"}, headers=flooder)
+        assert again.status_code == 429 and again.headers["Retry-After"] == "20", again.text
+        clock.now += 60  # a full minute: three again
+        for n in range(3):
+            assert http.post("/api/players", json={"name": f"Back {n}"}, headers=flooder).status_code == 201
+        assert http.post("/api/players", json={"name": "Back 3"}, headers=flooder).status_code == 429
+        # Registrations over the WebSocket count against the HTTP budget too.
+        with http.websocket_connect("/ws", headers=_from("192.0.2.44")) as ws:
+            for n in range(2):
+                ws.send_json({"type": "hello", "name": f"Third ws {n}"})
+                assert ws.receive_json()["type"] == "welcome"
+        assert http.post("/api/players", json={"name": "Third 2"}, headers=_from("192.0.2.44")).status_code == 201
+        assert http.post("/api/players", json={"name": "Third 3"}, headers=_from("192.0.2.44")).status_code == 429
+        # An IPv6 client counts by its /64: its other addresses are the same client.
+        v6 = [http.post("/api/players", json={"name": f"Six {n}"}, headers=_from(f"2001:db8::{n}")) for n in range(4)]
+        assert [a.status_code for a in v6] == [201, 201, 201, 429]
+        elsewhere = http.post("/api/players", json={"name": "Six b"}, headers=_from("2001:db8:0:1::1"))
+        assert elsewhere.status_code == 201
+
+
+@_TESTCLIENT
+def test_new_tables_are_limited_per_address_but_never_a_match_in_progress(tmp_path: Path) -> None:
+    """Table creations (``POST /api/tables``, ``POST /api/quick``, ``create``, ``quick``) share
+    one budget per address; what a match in progress needs (joining again, deciding, hints,
+    watching, a second connection of the same player) is never refused for it."""
+    from starlette.testclient import TestClient
+
+    from sobedesce.server.app import Limit
+
+    clock = _Clock()
+    app = _limited_app(tmp_path, clock, registrations=Limit(1, 3600), tables=Limit(2, 600))
+    here = "203.0.113.9"
+    rng = random.Random("limits")
+    with TestClient(app) as http:
+        with http.websocket_connect("/ws", headers=_from(here)) as ws:
+            ws.send_json({"type": "hello", "name": "Ana"})
+            token = ws.receive_json()["token"]
+            ws.send_json({"type": "quick", "level": "easy"})  # the first table
+            joined = ws.receive_json()
+            assert joined["type"] == "joined", joined
+            table_id = joined["table"]
+            made = http.post("/api/quick", headers=_from(here, token))  # the second
+            assert made.status_code == 201, made.text
+            # The address has no table and no registration left.
+            message = "too many new tables from your address: at most 2 every 10 minutes; try again in 5 minutes"
+            for path, body in (("/api/quick", None), ("/api/tables", {"seats": ["you", "easy", "easy", "easy"]})):
+                answer = http.post(path, json=body, headers=_from(here, token))
+                assert answer.status_code == 429, answer.text
+                assert answer.json() == {"detail": message, "code": "rate_limited"}
+                assert answer.headers["Retry-After"] == "300"
+            assert http.post("/api/players", json={"name": "Bea"}, headers=_from(here)).status_code == 429
+            # Another address's player creates tables.
+            assert http.post("/api/players", json={"name": "Caio"}, headers=_from("198.51.100.3")).status_code == 201
+
+            # The match goes on: every decision is taken, a hint given, a second connection of
+            # the same player comes back to the seat, a spectator watches.
+            with (
+                http.websocket_connect("/ws", headers=_from(here, token)) as again,
+                http.websocket_connect("/ws", headers=_from(here, token)) as watcher,
+            ):
+                assert again.receive_json()["type"] == "welcome"
+                assert watcher.receive_json()["type"] == "welcome"
+                watcher.send_json({"type": "watch", "table": table_id})
+                assert watcher.receive_json() == {"type": "joined", "table": table_id, "seat": None}
+                again.send_json({"type": "create", "seats": ["you", "open", "easy", "easy"]})
+                error = again.receive_json()
+                assert error["code"] == "rate_limited" and error["message"] == message, error
+                again.send_json({"type": "join", "table": table_id, "since": 0})
+                assert again.receive_json() == {"type": "joined", "table": table_id, "seat": 0}
+                decisions = hints = 0
+                asked = False
+                state: dict[str, Any] | None = None
+                v = 0
+                over = False
+                while not over:
+                    message_in = again.receive_json()
+                    kind = message_in["type"]
+                    assert kind != "error", message_in
+                    if kind in ("update", "snapshot"):
+                        v, state = message_in["v"], message_in["state"]
+                        over = any(e["kind"] == "match" for e in message_in.get("events", ()))
+                    hints += kind == "hint"
+                    if state is not None and state["to_act"] == 0 and state.get("legal") is not None and not over:
+                        if not asked:
+                            asked = True
+                            again.send_json({"type": "hint", "id": "h"})
+                            continue  # decided once the hint is in
+                        again.send_json({"type": "act", "id": f"a{v}", "v": v, "action": choose_action(state, rng)})
+                        decisions += 1
+                        state = None
+                assert decisions > 0 and hints == 1
+            # Still limited after all that: nothing of the match was counted.
+            assert http.post("/api/quick", headers=_from(here, token)).status_code == 429
+        clock.now += 300  # one table back
+        assert http.post("/api/quick", headers=_from(here, token)).status_code == 201
+
+
+def test_serve_limits_the_address_its_proxy_names_and_not_this_machine(make_server: MakeServer) -> None:
+    """``sobedesce serve --limit-registrations 2/h --limit-tables 1/h``: a client behind a proxy
+    on this machine (``X-Forwarded-For``, believed from loopback by default) is limited by its
+    own address, over HTTP and the WebSocket; this machine's own scripts are not; a proxy not
+    trusted (``--forwarded-allow-ips``) names nobody.  Limits of an hour: nothing comes back
+    within the test, however slowly it runs."""
+    server = make_server(extra=["--limit-registrations", "2/h", "--limit-tables", "1/h"])
+    proxied = {"X-Forwarded-For": "203.0.113.5"}
+
+    async def scenario() -> None:
+        with server.http() as http:
+            for n in range(4):  # this machine: not limited
+                assert http.post("/api/players", json={"name": unique_name(f"Local{n}")}).status_code == 201
+            token = http.post("/api/players", json={"name": unique_name("Far")}, headers=proxied).json()["token"]
+            client = await GameClient.open(server, "far", headers=proxied)
+            welcome = await client.hello(name=unique_name("Far"))
+            assert welcome["type"] == "welcome", welcome
+            error = await client.hello(name=unique_name("Far"))
+            assert error["code"] == "rate_limited", error
+            assert error["message"].startswith("too many new players from your address: at most 2 an hour"), error
+            assert 0 < error["retry_after"] <= 1800, error
+            answer = http.post("/api/players", json={"name": unique_name("Far")}, headers=proxied)
+            assert answer.status_code == 429 and answer.json()["code"] == "rate_limited", answer.text
+            assert 0 < int(answer.headers["Retry-After"]) <= 1800
+            await client.quick("classic", "easy")  # the address's one table
+            auth = {**proxied, "Authorization": f"Bearer {token}"}
+            answer = http.post("/api/quick", headers=auth)
+            assert answer.status_code == 429, answer.text
+            assert "at most 1 an hour" in answer.json()["detail"]
+            # The match in progress goes on.
+            await client.play(random.Random("proxied"), stop=lambda c: c.my_turn)
+            assert client.state is not None
+            await client.decide(choose_action(client.state, random.Random("proxied")))
+            await client.close()
+            assert http.post("/api/quick", headers={"Authorization": f"Bearer {token}"}).status_code == 201
+
+    run(scenario())
+    untrusting = make_server(extra=["--limit-registrations", "1/h", "--forwarded-allow-ips", "192.0.2.1"])
+    with untrusting.http() as http:
+        for n in range(3):  # the header is not believed: this machine, not limited
+            answer = http.post("/api/players", json={"name": unique_name(f"Spoof{n}")}, headers=proxied)
+            assert answer.status_code == 201, answer.text
+    everyone = make_server(extra=["--limit-registrations", "1/h", "--limit-exempt", "none"])
+    with everyone.http() as http:
+        assert http.post("/api/players", json={"name": unique_name("Once")}).status_code == 201
+        assert http.post("/api/players", json={"name": unique_name("Twice")}).status_code == 429
+
+
+@pytest.mark.parametrize(
+    ("args", "words"),
+    [
+        (["--limit-registrations", "30/fortnight"], "--limit-registrations: a limit's period is in s, min, h or d"),
+        (["--limit-tables", "many"], "--limit-tables: a limit is COUNT/PERIOD"),
+        (["--limit-tables", "0/h"], "--limit-tables: a limit counts 1 request or more"),
+        (["--limit-tables", "5/0s"], "--limit-tables: a limit's period is a positive number"),
+        (["--limit-exempt", "10.0.0.300"], "--limit-exempt: not an address or network"),
+    ],
+)
+def test_serve_refuses_limits_it_cannot_read(args: list[str], words: str, capsys: pytest.CaptureFixture[str]) -> None:
+    from sobedesce.cli.main import main
+
+    # With a store that cannot open: were the limit let through, serve would stop there.
+    assert main(["serve", *args, "--db", "bogus://x"]) == 2
+    err = capsys.readouterr().err
+    assert words in err and len(err.splitlines()) == 1, err
+
+
+# -- the store failing under a table ---------------------------------------------------------
+
+
+class _FlakyStore:
+    """Mixed into a Store: the writes named in ``fail`` (a decision's number, or ``"finish"``)
+    fail once each, as when the database cannot be reached for a moment."""
+
+    fail: set[int | str]
+
+    def _flake(self, what: int | str) -> None:
+        from sobedesce.server.store import StoreError
+
+        if what in getattr(self, "fail", ()):
+            self.fail.discard(what)
+            raise StoreError("the database failed: connection refused (a test)")
+
+    def append_many(self, batch: Any) -> Any:
+        for _, decisions, _ in batch:
+            for seq, _ in decisions:
+                self._flake(seq)
+        return super().append_many(batch)  # type: ignore[misc]
+
+    def append_decisions(self, table_id: str, decisions: Any, version: int) -> Any:
+        for seq, _ in decisions:
+            self._flake(seq)
+        return super().append_decisions(table_id, decisions, version)  # type: ignore[misc]
+
+    def finish_match(self, *args: Any, **kwargs: Any) -> Any:
+        self._flake("finish")
+        return super().finish_match(*args, **kwargs)  # type: ignore[misc]
+
+
+def test_a_table_moves_on_once_its_store_is_back(tmp_path: Path) -> None:
+    """A store failure while the table's own loop took a decision (a deal, a bot's move, the
+    match's record) ended that loop: the table stood still for good, the database back or not,
+    since only a person's decision started the bots again, and it was a bot's turn (found by
+    cutting a served server's PostgreSQL connection for a few seconds mid-match).  Now the
+    table tries again until the store takes it, and the match ends, recorded, with every
+    decision stored once."""
+    from sobedesce.server.store import Store
+    from sobedesce.server.tables import Settings, Tables
+
+    class FlakyStore(_FlakyStore, Store):
+        pass
+
+    async def scenario() -> None:
+        store = FlakyStore(f"sqlite:///{tmp_path / 'flaky.db'}")
+        store.migrate()
+        tables = Tables(store, Settings(pace=0, store_retry=0))
+        try:
+            player, _ = await tables.register("Watcher")
+            # The first deal, a bot's decision mid-match and the record each fail once.
+            store.fail = {1, 7, "finish"}
+            room = await tables.create(player, "classic", ["easy", "easy", "easy", "easy"])
+            while room.driving is not None and not room.driving.done():
+                await room.driving  # the table's loop: it ends once nothing is due
+            assert store.fail == set(), store.fail  # every failure happened
+            assert room.status == "finished", (room.status, room.version)
+            assert room.match_id is not None
+            record = store.match_record(room.match_id)
+            assert record is not None and read_record(record).is_over
+            decisions = store.decisions(room.id)
+            assert [seq for seq, _ in decisions] == list(range(1, len(decisions) + 1))
+            assert len(decisions) == room.decisions
+        finally:
+            await tables.close()
+            store.close()
+
+    run(scenario())
+
+
+def test_a_persons_last_decision_is_acknowledged_when_recording_the_match_fails(tmp_path: Path) -> None:
+    """The last decision of a match is stored, then the match recorded.  When the record's
+    write failed, the person who had made that decision was answered with an error (though
+    it was stored), the others never heard of it, and the match stayed unrecorded, the table
+    in play, until a restart.  Now the decision is acknowledged and shown, and the match is
+    recorded once the store takes it."""
+    from sobedesce.core import Match
+    from sobedesce.server.store import Store
+    from sobedesce.server.tables import Client, Settings, Tables
+
+    class FlakyStore(_FlakyStore, Store):
+        pass
+
+    async def settled(room: Any) -> None:
+        while room.driving is not None and not room.driving.done():
+            await asyncio.wait([room.driving])
+
+    async def scenario() -> None:
+        store = FlakyStore(f"sqlite:///{tmp_path / 'flaky.db'}")
+        store.migrate()
+        tables = Tables(store, Settings(pace=0, store_retry=0, allow_seed=True))
+        heard: list[dict[str, Any]] = []
+
+        async def send(text: str) -> None:
+            heard.append(json.loads(text))
+
+        try:
+            player, _ = await tables.register("Last")
+            # Deals are seeded: find one whose last decision is the person's.
+            for attempt in range(60):
+                heard.clear()
+                client = Client(send)
+                client.start()
+                client.player = player
+                room = await tables.create(player, "classic", ["you", "easy", "easy", "easy"], seed=f"last-{attempt}")
+                await tables.join(client, room.id)
+                rng = random.Random(attempt)
+                store.fail = {"finish"}
+                request = ""
+                while True:
+                    await settled(room)
+                    driver = room.driver
+                    assert driver is not None
+                    match: Match = driver.match
+                    if match.is_over:
+                        break
+                    assert driver.to_act == 0, (driver.to_act, room.status)
+                    request = f"a{room.version}"
+                    await tables.act(client, request, room.version, rng.choice(list(match.legal_actions())))
+                await settled(room)
+                assert store.fail == set()
+                assert room.status == "finished" and room.match_id is not None, room.status
+                assert store.match_record(room.match_id) is not None
+                await client.stop()  # everything queued for it is sent
+                if store.decisions(room.id)[-1][1].get("by") == "person":
+                    break
+            else:
+                raise AssertionError("no seed made the person's decision the last of the match")
+            assert [m for m in heard if m["type"] == "error"] == []
+            answers = [m for m in heard if m["type"] == "ack"]
+            assert answers[-1]["id"] == request, answers[-1]
+            ended = [m for m in heard if m["type"] == "update" and any(e["kind"] == "match" for e in m["events"])]
+            assert ended and ended[-1]["v"] == room.version, ended[-1:]
+            finished = [m for m in heard if m["type"] == "table" and m["table"]["status"] == "finished"]
+            assert finished and finished[-1]["table"]["match_id"] == room.match_id
+        finally:
+            await tables.close()
+            store.close()
+
+    run(scenario())
+
+
+@_TESTCLIENT
+def test_a_store_that_cannot_be_reached_is_a_503_and_an_unavailable_error_not_a_500_or_a_drop(
+    tmp_path: Path,
+) -> None:
+    """With the database unreachable (a served server's PostgreSQL connection cut), every HTTP
+    endpoint that reads or writes answered 500 with a plain-text "Internal Server Error"; a
+    WebSocket that sent its token in the upgrade's Authorization header was dropped without a
+    close frame; a message was answered ``internal`` (a bug, says the protocol); and a ``join``
+    whose write failed left the seat taken in memory, though not in the store.  Now a 503 in
+    the API's shape with ``Retry-After``, an ``unavailable`` error, the connection open, and
+    the seat still open."""
+    from starlette.testclient import TestClient
+
+    from sobedesce.server.app import STORE_DOWN, create_app
+    from sobedesce.server.store import Store, StoreError
+    from sobedesce.server.tables import Settings
+
+    class DownStore(Store):
+        down = False
+
+        def _transaction(self, *, write: bool = False) -> Any:
+            if self.down:
+                raise StoreError("cannot reach the database sqlite:///x: connection refused (a test)")
+            return super()._transaction(write=write)
+
+    store = DownStore(f"sqlite:///{tmp_path / 'down.db'}")
+    app = create_app(store, Settings(pace=0))
+    unavailable = {"detail": STORE_DOWN, "code": "unavailable"}
+    with TestClient(app, raise_server_exceptions=False) as http:
+        host = http.post("/api/players", json={"name": "Host"}).json()["token"]
+        guest = http.post("/api/players", json={"name": "Guest"}).json()["token"]
+        made = http.post("/api/tables", json={"seats": ["you", "open", "easy", "easy"]}, headers=_auth(host))
+        table = made.json()["id"]
+        store.down = True
+        for method, path, options in (
+            ("POST", "/api/players", {"json": {"name": "Late"}}),
+            ("GET", "/api/me", {"headers": _auth(host)}),
+            ("POST", "/api/quick", {"headers": _auth(host)}),
+            ("GET", "/api/leaderboard", {}),
+            ("GET", "/api/players/Host/history", {}),
+            ("GET", "/api/matches/1", {}),
+        ):
+            answer = http.request(method, path, **options)
+            assert answer.status_code == 503, (path, answer.status_code, answer.text)
+            assert answer.json() == unavailable and answer.headers["Retry-After"] == "5", (path, answer.text)
+        assert http.get("/api/health").status_code == 503
+        with http.websocket_connect("/ws", headers=_auth(guest)) as ws:
+            assert ws.receive_json() == {"type": "error", "code": "unavailable", "message": STORE_DOWN}
+            ws.send_json({"type": "hello", "name": "Late"})
+            assert ws.receive_json() == {"type": "error", "code": "unavailable", "message": STORE_DOWN}
+            ws.send_json({"type": "ping"})
+            assert ws.receive_json() == {"type": "pong"}
+            store.down = False
+            ws.send_json({"type": "hello", "token": guest})
+            assert ws.receive_json()["type"] == "welcome"
+            store.down = True
+            ws.send_json({"type": "join", "table": table})
+            assert ws.receive_json() == {"type": "error", "code": "unavailable", "message": STORE_DOWN}
+            store.down = False
+            seats = http.get(f"/api/tables/{table}").json()["seats"]
+            assert [s["kind"] for s in seats] == ["person", "open", "bot", "bot"], seats
+            ws.send_json({"type": "join", "table": table})
+            assert ws.receive_json() == {"type": "joined", "table": table, "seat": 1}
+        assert http.post("/api/players", json={"name": "Late"}).status_code == 201
+
+
+def _auth(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+@_TESTCLIENT
+def test_every_refusal_of_the_api_names_its_code(tmp_path: Path) -> None:
+    """The lobby's refusals had a ``code`` (as the WebSocket's errors), but not a missing or
+    unknown token (401: the WebSocket's ``unauthorized``), an unknown player or match (404),
+    or a body too large (413): a client could not tell them apart but by their text.  Now
+    every refusal is ``{"detail", "code"}``, and a 401 says how to authenticate."""
+    from starlette.testclient import TestClient
+
+    from sobedesce.server.app import create_app
+    from sobedesce.server.store import Store
+    from sobedesce.server.tables import Settings
+
+    app = create_app(Store(f"sqlite:///{tmp_path / 'codes.db'}"), Settings(pace=0))
+    with TestClient(app) as http:
+        token = http.post("/api/players", json={"name": "Ana"}).json()["token"]
+        seats = {"seats": ["you", "open", "easy", "easy"]}
+        for method, path, options, status, code in (
+            ("GET", "/api/me", {}, 401, "unauthorized"),
+            ("GET", "/api/me", {"headers": _auth("nope")}, 401, "unauthorized"),
+            ("POST", "/api/tables", {"json": seats}, 401, "unauthorized"),
+            ("POST", "/api/quick", {"headers": {"Authorization": "Basic abc"}}, 401, "unauthorized"),
+            ("GET", "/api/players/nobody/history", {}, 404, "no_player"),
+            ("GET", "/api/matches/5", {}, 404, "no_match"),
+            ("GET", "/api/matches/5/record", {}, 404, "no_match"),
+            ("GET", "/api/tables/nope", {}, 404, "no_table"),
+            ("POST", "/api/players", {"json": {"name": "ana"}}, 409, "name_taken"),
+            ("POST", "/api/players", {"json": {"name": "Bot 1"}}, 400, "bad_name"),
+            ("POST", "/api/players", {"content": b"{" + b" " * 70_000 + b"}"}, 413, "too_large"),
+        ):
+            answer = http.request(method, path, **options)
+            assert answer.status_code == status, (path, answer.status_code, answer.text[:200])
+            body = answer.json()
+            assert set(body) == {"detail", "code"} and body["code"] == code, (path, body)
+            assert isinstance(body["detail"], str) and body["detail"], (path, body)
+            if status == 401:
+                assert answer.headers["WWW-Authenticate"] == "Bearer", path
+        assert http.get("/api/me", headers=_auth(token)).json()["name"] == "Ana"
+
+
+def test_a_hint_is_worked_out_once_a_turn(tmp_path: Path) -> None:
+    """A hint has the strong bot think for up to seconds, in a thread, holding the table: a
+    seat asking again and again at its turn (ten messages a second pass the connection's
+    limit, and every connection of the player has its own) kept a core busy for nothing,
+    the answer being the same.  Now it is worked out once a turn and given again."""
+    from sobedesce.server.store import Store
+    from sobedesce.server.tables import Client, Settings, Tables
+
+    async def scenario() -> None:
+        store = Store(f"sqlite:///{tmp_path / 'hints.db'}")
+        store.migrate()
+        tables = Tables(store, Settings(pace=0))
+        clients = [Client(_ignore) for _ in range(2)]
+        try:
+            player, _ = await tables.register("Curious")
+            room = await tables.create(player, "classic", ["you", "easy", "easy", "easy"])
+            for client in clients:
+                client.player = player
+                await tables.join(client, room.id)
+            rng = random.Random("hints")
+            driver = room.driver
+            assert driver is not None
+            worked = 0
+            think = driver.hint
+
+            def counted(seat: int | None = None) -> list[Any]:
+                nonlocal worked
+                worked += 1
+                return think(seat)
+
+            driver.hint = counted  # type: ignore[method-assign]
+            for turn in range(1, 4):
+                while driver.to_act != 0:
+                    assert room.driving is not None and not room.driving.done(), driver.status
+                    await asyncio.wait([room.driving])
+                answers = [await tables.hint(clients[n % 2]) for n in range(5)]
+                assert worked == turn, (turn, worked)
+                assert all(answer == answers[0] for answer in answers)
+                assert answers[0][0] == room.version
+                await tables.act(clients[0], f"a{turn}", room.version, rng.choice(list(driver.match.legal_actions())))
+        finally:
+            await tables.close()
+            store.close()
+
+    run(scenario())
+
+
+def test_limits_read_their_settings_and_forget_addresses_that_are_full_again() -> None:
+    from sobedesce.server.limits import AddressLimits, Limit, Limits, RateLimited, address_key
+
+    assert Limit.parse("30/h") == Limit(30, 3600) and Limit.parse("10/15min") == Limit(10, 900)
+    assert Limit.parse("20/600") == Limit(20, 600) and Limit.parse("off") is None
+    assert [Limit(*a).text() for a in ((30, 3600), (20, 600), (5, 1), (100, 86400), (7, 90))] == [
+        "30 an hour",
+        "20 every 10 minutes",
+        "5 a second",
+        "100 a day",
+        "7 every 90 seconds",
+    ]
+    for bad in ("30", "x/h", "3/fortnight", "0/h", "5/0"):
+        with pytest.raises(ValueError):
+            Limit.parse(bad)
+    assert address_key("2001:db8::1")[0] == address_key("2001:db8::ffff")[0] == "2001:db8::/64"
+    assert address_key("::ffff:192.0.2.1")[0] == "192.0.2.1" and address_key(None)[0] == "unknown"
+
+    clock = _Clock()
+    limits = AddressLimits(Limits(registrations=Limit(2, 10), tables=None, exempt=("10.0.0.0/8",)), clock)
+    for _ in range(50):
+        limits.take("tables", "192.0.2.1")  # off: never counted
+        limits.take("registrations", "10.1.2.3")  # exempt
+    buckets = limits._kinds["registrations"]
+    for n in range(buckets.prune_at + 1):
+        limits.take("registrations", f"198.51.{n // 256}.{n % 256}")
+    with pytest.raises(RateLimited):
+        limits.take("registrations", "198.51.0.0")
+        limits.take("registrations", "198.51.0.0")
+    clock.now += 10  # every bucket is full again: forgotten once the count passes the mark
+    added = buckets.prune_at - len(buckets.buckets) + 1
+    for n in range(added):
+        limits.take("registrations", f"203.0.{n // 256}.{n % 256}")
+    assert len(buckets.buckets) == added and not any(key.startswith("198.51.") for key in buckets.buckets)

@@ -64,6 +64,34 @@ def register(subparsers: Any) -> None:
         metavar="NAME",
         help="with --redis: processes with the same name share tables (the prefix of Redis keys; default: sobedesce)",
     )
+    parser.add_argument(
+        "--limit-registrations",
+        default="30/h",
+        metavar="LIMIT",
+        help="new players one client address may register, over HTTP or the WebSocket: COUNT/PERIOD "
+        "(30/h, 10/15min, 100/d) or 'off' (default: 30/h)",
+    )
+    parser.add_argument(
+        "--limit-tables",
+        default="120/h",
+        metavar="LIMIT",
+        help="new tables one client address may create, over HTTP or the WebSocket (default: 120/h)",
+    )
+    parser.add_argument(
+        "--limit-exempt",
+        action="append",
+        default=None,
+        metavar="NETWORK",
+        help="an address or network the limits do not apply to (repeatable; default: this machine, "
+        "127.0.0.0/8 and ::1; 'none' limits every address)",
+    )
+    parser.add_argument(
+        "--forwarded-allow-ips",
+        default=None,
+        metavar="IPS",
+        help="reverse proxies trusted to name the client in X-Forwarded-For, by which the limits count: "
+        "comma-separated addresses or networks, '*' for any (default: $FORWARDED_ALLOW_IPS or 127.0.0.1,::1)",
+    )
     parser.add_argument("--log-level", default="warning", choices=["debug", "info", "warning", "error"])
     parser.set_defaults(run=run)
 
@@ -77,6 +105,20 @@ def run(args: argparse.Namespace) -> int:
         return fail(f"--port must be 0-65535, not {args.port}")
     if not (math.isfinite(args.pace) and args.pace >= 0 and math.isfinite(args.away_after) and args.away_after > 0):
         return fail("--pace must be 0 or more and --away-after more than 0, both finite")
+
+    from sobedesce.server.limits import LOOPBACK, Limit, Limits
+
+    parsed: dict[str, Any] = {}
+    for option, value in (("registrations", args.limit_registrations), ("tables", args.limit_tables)):
+        try:
+            parsed[option] = Limit.parse(value)
+        except ValueError as error:
+            return fail(f"--limit-{option}: {error}")
+    try:
+        exempt = LOOPBACK if args.limit_exempt is None else tuple(n for n in args.limit_exempt if n != "none")
+        limits = Limits(**parsed, exempt=exempt)
+    except ValueError as error:
+        return fail(f"--limit-exempt: {error}")
 
     import uvicorn
 
@@ -119,7 +161,7 @@ def run(args: argparse.Namespace) -> int:
     except OSError as error:
         return fail(f"cannot listen on {args.host}:{args.port}: {error.strerror}")
     settings = Settings(pace=args.pace, away_after=args.away_after, allow_seed=args.allow_seed)
-    app = create_app(store, settings, allowed_origins=args.allow_origin, cluster=cluster)
+    app = create_app(store, settings, allowed_origins=args.allow_origin, cluster=cluster, limits=limits)
     config = uvicorn.Config(
         app,
         log_level=args.log_level,
@@ -129,6 +171,8 @@ def run(args: argparse.Namespace) -> int:
         ws_ping_interval=20,
         ws_ping_timeout=20,
         timeout_graceful_shutdown=5,
+        # X-Forwarded-For is believed from these proxies only: the address the limits count.
+        forwarded_allow_ips=args.forwarded_allow_ips,
     )
     server = uvicorn.Server(config)
     host, port = sock.getsockname()[:2]

@@ -12,13 +12,13 @@ import logging
 import math
 import time
 import uuid
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass
 from importlib import resources
 from typing import Annotated, Any, Literal
 from urllib.parse import urlsplit
 
-from fastapi import Body, FastAPI, Header, HTTPException, Query, WebSocket, WebSocketDisconnect
+from fastapi import Body, FastAPI, Header, Query, Request, WebSocket, WebSocketDisconnect
 from fastapi.encoders import jsonable_encoder
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
@@ -30,6 +30,7 @@ from sobedesce.core import read_record, summary
 from .bus import Bus, BusError
 from .cluster import Cluster
 from .lease import Leases
+from .limits import AddressLimits, Limit, Limits, RateLimited
 from .protocol import (
     MAX_MESSAGE_BYTES,
     Act,
@@ -53,7 +54,7 @@ from .protocol import (
 from .store import Store, StoreError
 from .tables import Client, ServerError, Settings, Tables
 
-__all__ = ["BURST", "RATE", "ClusterSettings", "create_app"]
+__all__ = ["BURST", "RATE", "ClusterSettings", "Limit", "Limits", "create_app"]
 
 log = logging.getLogger("sobedesce.server")
 
@@ -61,6 +62,7 @@ RATE = 10.0
 """Messages a second a connection may send, on average (decisions the table takes are free)."""
 BURST = 40
 """Messages a connection may send at once before the rate applies."""
+STORE_DOWN = "the server cannot reach its store just now; try again in a moment"
 
 
 @dataclass(frozen=True)
@@ -109,7 +111,7 @@ class _BodyCheck:
 
     def __init__(self, app: Any, limit: int) -> None:
         self.app, self.limit = app, limit
-        self.detail = f"a request body may hold at most {limit} bytes"
+        self.detail = {"detail": f"a request body may hold at most {limit} bytes", "code": "too_large"}
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
         if scope["type"] != "http" or scope["method"] not in ("POST", "PUT", "PATCH"):
@@ -118,7 +120,7 @@ class _BodyCheck:
         headers = dict(scope["headers"])
         length = headers.get(b"content-length")
         if length is not None and (not length.isdigit() or int(length) > self.limit):
-            await JSONResponse({"detail": self.detail}, status_code=413)(scope, receive, send)
+            await JSONResponse(self.detail, status_code=413)(scope, receive, send)
             return
         body = bytearray()
         while True:
@@ -127,7 +129,7 @@ class _BodyCheck:
                 return  # the client went away before sending it all: nobody to answer
             body += message.get("body", b"")
             if len(body) > self.limit:
-                await JSONResponse({"detail": self.detail}, status_code=413)(scope, receive, send)
+                await JSONResponse(self.detail, status_code=413)(scope, receive, send)
                 return
             if not message.get("more_body", False):
                 break
@@ -210,11 +212,18 @@ def create_app(
     *,
     allowed_origins: Sequence[str] = (),
     cluster: ClusterSettings | None = None,
+    limits: Limits | None = None,
+    clock: Callable[[], float] = time.monotonic,
 ) -> FastAPI:
     """The app over ``store``; WebSocket upgrades from another origin than the page's own
     (or one of ``allowed_origins``) are refused.  With ``cluster``, this process is one of
-    several sharing the store (PostgreSQL) and a Redis (docs/deploy.md)."""
+    several sharing the store (PostgreSQL) and a Redis (docs/deploy.md).
+
+    ``limits`` (by default :class:`Limits`' own) caps the players and tables one client
+    address may create, over HTTP and the WebSocket alike, counted on ``clock`` (seconds;
+    tests give their own); nothing a match in progress needs is limited."""
     tables_holder: dict[str, Tables] = {}
+    limiter = AddressLimits(limits, clock)
     cluster_holder: dict[str, Cluster] = {}
 
     @contextlib.asynccontextmanager
@@ -259,11 +268,8 @@ def create_app(
     async def who(authorization: str | None) -> Any:
         token = _bearer(authorization)
         if token is None:
-            raise HTTPException(401, "send your player token: Authorization: Bearer TOKEN")
-        try:
-            return await tables().authenticate(token)
-        except ServerError as error:
-            raise HTTPException(401, error.message) from None
+            raise ServerError("unauthorized", "send your player token: Authorization: Bearer TOKEN")
+        return await tables().authenticate(token)
 
     @app.exception_handler(RequestValidationError)
     async def invalid_request(request: Any, error: RequestValidationError) -> JSONResponse:
@@ -272,12 +278,25 @@ def create_app(
 
     @app.exception_handler(ServerError)
     async def server_error(request: Any, error: ServerError) -> JSONResponse:
-        status = {"no_table": 404, "unauthorized": 401, "name_taken": 409, "seat_taken": 409}.get(error.code, 400)
-        return JSONResponse({"detail": error.message, "code": error.code}, status_code=status)
+        body = {"detail": error.message, "code": error.code}
+        if isinstance(error, RateLimited):
+            return JSONResponse(body, status_code=429, headers={"Retry-After": str(error.retry_after)})
+        status = _STATUS.get(error.code, 400)
+        # A 401 says how to authenticate (RFC 9110).
+        return JSONResponse(body, status_code=status, headers={"WWW-Authenticate": "Bearer"} if status == 401 else None)
 
-    @app.post("/api/players", tags=["players"], status_code=201)
-    async def register(body: NewPlayer) -> dict[str, Any]:
+    @app.exception_handler(StoreError)
+    async def store_error(request: Any, error: StoreError) -> JSONResponse:
+        # The database cannot be reached (or failed): a 500 with a plain-text body before.
+        log.warning("a request failed: the store failed: %s", error)
+        return JSONResponse(
+            {"detail": STORE_DOWN, "code": "unavailable"}, status_code=503, headers={"Retry-After": "5"}
+        )
+
+    @app.post("/api/players", tags=["players"], status_code=201, responses=_LIMITED)
+    async def register(body: NewPlayer, request: Request) -> dict[str, Any]:
         """Register a display name; the answer holds the player's secret token (shown once)."""
+        limiter.take("registrations", _host(request))
         player, token = await tables().register(body.name)
         return {"player": {"id": player.id, "name": player.name}, "token": token}
 
@@ -291,7 +310,7 @@ def create_app(
         """A player's finished matches, newest first."""
         player = await tables().read(store.player_by_name, name)
         if player is None:
-            raise HTTPException(404, f"no player {name!r}")
+            raise ServerError("no_player", f"no player {name!r}")
         entries = await tables().read(store.history, player.id, limit)
         return [
             {
@@ -327,10 +346,11 @@ def create_app(
         joined = member()
         return await joined.list_tables() if joined is not None else tables().list_tables()
 
-    @app.post("/api/tables", tags=["tables"], status_code=201)
-    async def create_table(body: NewTable, authorization: Auth = None) -> dict[str, Any]:
+    @app.post("/api/tables", tags=["tables"], status_code=201, responses=_LIMITED)
+    async def create_table(body: NewTable, request: Request, authorization: Auth = None) -> dict[str, Any]:
         """A new table; sit at it over the WebSocket with ``join``."""
         player = await who(authorization)
+        limiter.take("tables", _host(request))
         room = await tables().create(
             player, body.rules, body.seats, private=body.private, clock=body.clock, seed=body.seed
         )
@@ -338,11 +358,14 @@ def create_app(
         info["invite"] = room.invite_code
         return info
 
-    @app.post("/api/quick", tags=["tables"], status_code=201)
-    async def quick(body: Annotated[QuickTable | None, Body()] = None, authorization: Auth = None) -> dict[str, Any]:
+    @app.post("/api/quick", tags=["tables"], status_code=201, responses=_LIMITED)
+    async def quick(
+        request: Request, body: Annotated[QuickTable | None, Body()] = None, authorization: Auth = None
+    ) -> dict[str, Any]:
         """You and three bots: the match starts as soon as you join the table.  Every field
         has a default, so the body may be left out (``classic``, ``hard``)."""
         player = await who(authorization)
+        limiter.take("tables", _host(request))
         body = body or QuickTable()
         room = await tables().create(player, body.rules, ["you", body.level, body.level, body.level])
         return room.public()
@@ -356,7 +379,7 @@ def create_app(
         # The store's ids are 64-bit: a larger number names no match (not the database's overflow).
         text = await tables().read(store.match_record, match_id) if 0 < match_id < 2**63 else None
         if text is None:
-            raise HTTPException(404, f"no finished match {match_id}")
+            raise ServerError("no_match", f"no finished match {match_id}")
         return text
 
     @app.get("/api/matches/{match_id}", tags=["matches"])
@@ -399,7 +422,7 @@ def create_app(
             await websocket.close(code=1008, reason="foreign origin")
             return
         await websocket.accept()
-        await _serve(websocket, tables(), member())
+        await _serve(websocket, tables(), member(), limiter)
 
     web = resources.files("sobedesce") / "web"
     if web.is_dir():
@@ -420,6 +443,31 @@ def _version() -> str:
     return __version__
 
 
+_STATUS = {
+    "no_table": 404,
+    "no_player": 404,
+    "no_match": 404,
+    "unauthorized": 401,
+    "name_taken": 409,
+    "seat_taken": 409,
+}
+"""The HTTP status of a refusal by its code (any other: 400)."""
+
+_LIMITED: dict[int | str, dict[str, Any]] = {
+    429: {
+        "description": "Too many from this client address: `{detail, code: rate_limited}` and a `Retry-After` "
+        "header (seconds)",
+    }
+}
+
+
+def _host(connection: Any) -> str | None:
+    """The client's address: the peer's, or (from a trusted proxy, by uvicorn's
+    ``--forwarded-allow-ips``) the one its ``X-Forwarded-For`` names."""
+    client = getattr(connection, "client", None)
+    return client.host if client is not None else None
+
+
 def _bearer(header: str | None) -> str | None:
     if not header:
         return None
@@ -438,7 +486,9 @@ def _origin_ok(websocket: WebSocket, allowed: Sequence[str]) -> bool:
     return urlsplit(origin).netloc.lower() == host.lower()
 
 
-async def _serve(websocket: WebSocket, tables: Tables, cluster: Cluster | None) -> None:
+async def _serve(
+    websocket: WebSocket, tables: Tables, cluster: Cluster | None, limiter: AddressLimits | None = None
+) -> None:
     async def drop() -> None:
         # Too slow, or its last send failed: the connection leaves its table now (no longer
         # counted as its seat's or a spectator, and the others are told), not only once the
@@ -451,6 +501,8 @@ async def _serve(websocket: WebSocket, tables: Tables, cluster: Cluster | None) 
 
     client = Client(websocket.send_text, drop)
     client.start()
+    # The address's limits on new players and tables, whichever connection asks.
+    share = _Limiter(limiter or AddressLimits(Limits(registrations=None, tables=None)), _host(websocket))
     if cluster is not None:
         cluster.connected(client)
     bucket = _Bucket(RATE, BURST)
@@ -463,6 +515,10 @@ async def _serve(websocket: WebSocket, tables: Tables, cluster: Cluster | None) 
                 client.send({"type": "welcome", "player": {"id": client.player.id, "name": client.player.name}})
             except ServerError as error:
                 client.send(error_json(error.code, error.message))
+            except StoreError:
+                # The connection was dropped without a close frame or a word.
+                log.warning("a connection's token could not be read: the store failed", exc_info=True)
+                client.send(error_json("unavailable", STORE_DOWN))
         while not client.closed:
             try:
                 message = await websocket.receive()
@@ -494,13 +550,20 @@ async def _serve(websocket: WebSocket, tables: Tables, cluster: Cluster | None) 
                 parsed = parse_message(text)
                 request_id = getattr(parsed, "id", None)
                 if cluster is None or not await cluster.handle(client, parsed):
-                    await _handle(client, tables, parsed, cluster)
+                    await _handle(client, tables, parsed, cluster, share)
                 if isinstance(parsed, Act):
                     bucket.tokens += 1
             except ProtocolError as error:
                 client.send(error_json(error.code, error.message, error.request_id or request_id))
             except ServerError as error:
-                client.send(error_json(error.code, error.message, request_id))
+                answer = error_json(error.code, error.message, request_id)
+                if isinstance(error, RateLimited):
+                    answer["retry_after"] = error.retry_after
+                client.send(answer)
+            except StoreError:
+                # Not a bug ("internal"): the database is down or unreachable for a moment.
+                log.warning("a message failed: the store failed", exc_info=True)
+                client.send(error_json("unavailable", STORE_DOWN, request_id))
             except Exception:
                 log.exception("a message failed")
                 client.send(
@@ -513,7 +576,20 @@ async def _serve(websocket: WebSocket, tables: Tables, cluster: Cluster | None) 
         await client.stop()
 
 
-async def _handle(client: Client, tables: Tables, message: Any, cluster: Cluster | None = None) -> None:
+@dataclass(frozen=True)
+class _Limiter:
+    """A connection's share of its address's limits."""
+
+    limits: AddressLimits
+    address: str | None
+
+    def take(self, kind: str) -> None:
+        self.limits.take(kind, self.address)
+
+
+async def _handle(
+    client: Client, tables: Tables, message: Any, cluster: Cluster | None = None, limiter: _Limiter | None = None
+) -> None:
     if isinstance(message, Ping):
         client.send({"type": "pong"})
         return
@@ -532,6 +608,8 @@ async def _handle(client: Client, tables: Tables, message: Any, cluster: Cluster
         elif message.name is not None:
             if seated:
                 raise ServerError("seated", "this connection sits at a table: leave it before registering a name")
+            if limiter is not None:
+                limiter.take("registrations")
             player, token = await tables.register(message.name)
             client.player = player
             client.send({"type": "welcome", "player": {"id": player.id, "name": player.name}, "token": token})
@@ -544,6 +622,8 @@ async def _handle(client: Client, tables: Tables, message: Any, cluster: Cluster
         return
     if client.player is None:
         raise ServerError("unauthorized", "say hello first, with your token or a name")
+    if limiter is not None and isinstance(message, (Create, Quick)):
+        limiter.take("tables")
     if cluster is not None and isinstance(message, (Create, Quick)):
         # A new table is this process's: the connection leaves a table another process holds.
         await cluster.unlink(client)

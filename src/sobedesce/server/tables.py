@@ -86,6 +86,9 @@ class Settings:
     """Tables a player may have open or in play at once (each one's bots cost the server time)."""
     open_for: float = 600.0
     """An open table with nobody seated and connected at it this long is closed."""
+    store_retry: float = 1.0
+    """While the store fails, a table's bots and deals try again after this long, doubling
+    each time up to 30 seconds."""
 
 
 def hash_token(token: str) -> str:
@@ -229,6 +232,8 @@ class Room:
     driving: asyncio.Task[None] | None = None
     epoch: int | None = None
     """With several processes: the epoch of this process's lease on the table (its fencing token)."""
+    hint: tuple[int, int, list[Any]] | None = None
+    """The last hint worked out: the version and seat it is for, and its options."""
 
     @property
     def people(self) -> list[int]:
@@ -582,10 +587,15 @@ class Tables:
                     seat = free[0]
                 elif seat not in free:
                     raise ServerError("seat_taken", f"seat {seat} is not open")
+                taken = room.seats[seat]
                 room.seats[seat] = Seat("person", player.id, player.name)
-                await self.write(
-                    self.store.update_table, room.id, seats=[s.to_row() for s in room.seats], epoch=room.epoch
-                )
+                try:
+                    await self.write(
+                        self.store.update_table, room.id, seats=[s.to_row() for s in room.seats], epoch=room.epoch
+                    )
+                except BaseException:
+                    room.seats[seat] = taken  # not stored: the seat stays open
+                    raise
                 mine = seat
             elif seat is not None and seat != mine:
                 raise ServerError("seat_taken", f"you already sit at seat {mine} of this table")
@@ -867,7 +877,13 @@ class Tables:
                 raise ServerError("not_started", "the match is over")
             if driver.to_act != seat:
                 raise ServerError("not_your_turn", "a hint is for your own turn")
+            # Worked out once a turn: the strong bot thinks for up to seconds, holding the
+            # table, and each hint asked again at the same turn (any connection of the seat)
+            # made it think again; now the same answer is given again.
+            if room.hint is not None and room.hint[:2] == (room.version, seat):
+                return room.version, room.hint[2]
             options = await asyncio.to_thread(driver.hint, seat)
+            room.hint = (room.version, seat, options)
             return room.version, options
 
     def _drive(self, room: Room) -> None:
@@ -890,35 +906,65 @@ class Tables:
         return None
 
     async def _run_bots(self, room: Room) -> None:
+        failures = 0
         while True:
-            due = self._automatic(room)
-            if due is None:
-                self._arm_clock(room)
-                return
-            if self.settings.pace > 0 and room.clients:
-                # The pause is for people following the table; with nobody connected (every
-                # person away, no spectator) the bots play the match out at once.
-                await asyncio.sleep(self.settings.pace)
+            try:
+                if not await self._bots_step(room):
+                    return
+            except StoreError:
+                if room.status != "playing" or self.rooms.get(room.id) is not room:
+                    return  # the table was let go (another process holds it now)
+                # The store cannot be reached: nothing was stored, and the table waits for it.
+                # The loop used to end here, and the table stood still for good, the store back
+                # or not: it was nobody's turn but a bot's, and only a person's decision drove
+                # the bots again.
+                failures += 1
+                wait = min(self.settings.store_retry * 2 ** min(failures - 1, 10), 30.0)
+                log.warning("table %s: the store failed; trying again in %.1f s", room.id, wait, exc_info=True)
+                await asyncio.sleep(wait)
+            else:
+                failures = 0
+
+    async def _bots_step(self, room: Room) -> bool:
+        """Take the one decision (or deal) due from the table itself, or record a match whose
+        recording failed; ``False`` when nothing is due."""
+        driver = room.driver
+        if room.status == "playing" and driver is not None and driver.match.is_over:
+            # The last decision is stored, the match not recorded: its store failed.
             async with room.lock:
-                if self._automatic(room) != due:
-                    continue
-                driver = room.driver
-                assert driver is not None
-                if due == "deal":
-                    await self._deal(room)
+                if room.status == "playing":
+                    await self._finish(room)
+                    self._broadcast_table(room)
+            return False
+        due = self._automatic(room)
+        if due is None:
+            self._arm_clock(room)
+            return False
+        if self.settings.pace > 0 and room.clients:
+            # The pause is for people following the table; with nobody connected (every
+            # person away, no spectator) the bots play the match out at once.
+            await asyncio.sleep(self.settings.pace)
+        async with room.lock:
+            if self._automatic(room) != due:
+                return True
+            driver = room.driver
+            assert driver is not None
+            if due == "deal":
+                await self._deal(room)
+            else:
+                stand_in = None if due in driver.bots else self._bot(self.settings.stand_in)
+                bot = driver.bots.get(due, stand_in)
+                if getattr(bot, "name", "") in ("random", "basic", "beginner"):
+                    action = driver.bot_action(stand_in)
                 else:
-                    stand_in = None if due in driver.bots else self._bot(self.settings.stand_in)
-                    bot = driver.bots.get(due, stand_in)
-                    if getattr(bot, "name", "") in ("random", "basic", "beginner"):
-                        action = driver.bot_action(stand_in)
-                    else:
-                        action = await asyncio.to_thread(driver.bot_action, stand_in)
-                        if self._automatic(room) != due:
-                            # The person came back while their stand-in was thinking: the
-                            # decision is theirs again.
-                            continue
-                    await self._apply(room, due, action, "bot" if due in driver.bots else "stand_in")
-                self._flush(room)
+                    action = await asyncio.to_thread(driver.bot_action, stand_in)
+                    if self._automatic(room) != due:
+                        # The person came back while their stand-in was thinking: the
+                        # decision is theirs again.
+                        return True
+                await self._apply(room, due, action, "bot" if due in driver.bots else "stand_in")
+            self._flush(room)
+        return True
 
     async def _deal(self, room: Room) -> None:
         driver = room.driver
@@ -959,7 +1005,13 @@ class Tables:
         room.decisions += 1
         self._log(room, events)
         if driver.match.is_over:
-            await self._finish(room)
+            try:
+                await self._finish(room)
+            except StoreError:
+                # The decision is stored and shown; the match is recorded once the store is
+                # back, by the table's loop (as after a restart).
+                log.warning("table %s: recording the match failed; trying again", room.id, exc_info=True)
+                self._drive(room)
 
     def _log(self, room: Room, events: Sequence[Event]) -> None:
         for event in events:
