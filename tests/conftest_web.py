@@ -39,10 +39,10 @@ def chromium_path() -> str | None:
 
 
 @contextmanager
-def running_server(data: Path) -> Iterator[str]:
-    """A real ``sobedesce serve`` on a free port; yields its URL."""
+def running_server(data: Path, *options: str) -> Iterator[str]:
+    """A real ``sobedesce serve`` on a free port, with these further options; yields its URL."""
     process = subprocess.Popen(
-        [sys.executable, "-m", "sobedesce", "serve", "--port", "0", "--data", str(data), "--pace", "0"],
+        [sys.executable, "-m", "sobedesce", "serve", "--port", "0", "--data", str(data), "--pace", "0", *options],
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
         text=True,

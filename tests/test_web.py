@@ -1492,3 +1492,36 @@ def test_the_same_list_of_tables_does_not_draw_the_lobby_again(browser: Browser,
         page.click("[data-key=refresh]")
         expect(page.locator("#tables li")).to_have_count(1)
         page.context.close()
+
+
+# -- 32. the limits of new names and tables an address may make, said where they were asked --------
+
+
+def test_the_limits_of_an_address_are_said_where_the_name_or_table_was_asked(browser: Browser, tmp_path: Path) -> None:
+    # The server refuses a new name or table beyond its address's limit (rate_limited, with
+    # retry_after); the page ignored every rate_limited (meant for a flood of messages), so
+    # the button did nothing and nothing said why.  This machine is not exempt here.
+    limits = ("--limit-registrations", "2/h", "--limit-tables", "1/h", "--limit-exempt", "none")
+    with running_server(tmp_path, *limits) as url:
+        first, second, third = (new_page(browser, viewport={"width": 1280, "height": 800}) for _ in range(3))
+        for page in (first, second, third):
+            page.goto(url)
+        register(first, person())
+        register(second, person())
+        third.fill("#name", person())
+        third.click("#name-form button[type=submit]")
+        said = "Too many new names from your network just now: try again in 30 min."
+        expect(third.locator("#name-form .problem")).to_have_text(said)
+        expect(third.locator("#name-waiting")).to_have_count(0)
+        third.click("#lang")
+        expect(third.locator("#name-form .problem")).to_have_text(
+            "Demasiados nomes novos a partir da sua rede: tente de novo daqui a 30 min."
+        )
+        quick_match(first)
+        second.click("#play-now")
+        expect(second.locator("#quick-problem")).to_have_text(
+            "Too many new tables from your network just now: try again in 60 min."
+        )
+        expect(second.locator("#play-now")).to_be_enabled()
+        for page in (first, second, third):
+            page.context.close()

@@ -219,8 +219,20 @@ const handlers = {
         app.lobby.pendingName = null;
         break;
       case "stale":
-      case "rate_limited":
         break; // the update that came before it already brought the page up to date
+      case "rate_limited":
+        // Messages sent too fast were dropped: the page sends again what it still needs.
+        if (message.retry_after === undefined) break;
+        // Too many new names or tables from this address: said where it was asked.
+        if (app.lobby.pendingName) {
+          app.lobby.nameError = text;
+          app.lobby.pendingName = null;
+        } else if (app.route.page === "lobby" && app.lobby.asked) {
+          app.lobby.problem = { panel: app.lobby.asked, text };
+        } else {
+          app.notice = text;
+        }
+        break;
       case "not_seated":
         if (app.leaving) {
           // Left already (the table closed, or the match ended): nothing to tell.

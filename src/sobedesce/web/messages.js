@@ -56,7 +56,7 @@ const NAME_ERRORS = [
 export const words = (said) => (typeof said === "function" ? said() : said);
 
 // An `error` message as a person reads it.
-export function errorText({ code, message = "" }) {
+export function errorText({ code, message = "", retry_after: retryAfter }) {
   const found = (patterns) => {
     for (const [pattern, word] of patterns) {
       const match = pattern.exec(message);
@@ -93,7 +93,15 @@ export function errorText({ code, message = "" }) {
     case "not_started":
       return /match is over/.test(message) ? t("why_match_over") : message;
     case "unavailable":
-      return t("err_unavailable");
+      return /store/.test(message) ? t("err_store_down") : t("err_unavailable");
+    case "rate_limited": {
+      // The limit of new names or tables an address may make (a flood of messages is
+      // answered without `retry_after`, and shows nothing: see app.js).
+      const wait = retryAfter < 90 ? t("wait_seconds", { n: retryAfter }) : t("wait_minutes", { n: Math.ceil(retryAfter / 60) });
+      if (/new players/.test(message)) return t("err_limit_players", { wait });
+      if (/new tables/.test(message)) return t("err_limit_tables", { wait });
+      return message;
+    }
     default:
       return message;
   }
