@@ -8,6 +8,7 @@ import doctest
 import json
 import math
 import multiprocessing
+import os
 import random
 import re
 import statistics
@@ -434,6 +435,8 @@ def test_cli_table_with_bot_settings():
     [
         (["--bots", "random,random,random"], "exactly 4 bots"),
         (["--bots", "random,random,random,random,random"], "exactly 4 bots"),
+        # A trailing comma: the fifth, empty, name was shown as nothing ("got 5: basic, …, random, ").
+        (["--bots", "basic,random,random,random,"], "got 5: basic, random, random, random, ''\n"),
         (["--bots", "random,nonesuch,random,random"], "unknown bot 'nonesuch'"),
         (["--deals", "0"], "positive"),
         (["--deals", "-3"], "positive"),
@@ -529,3 +532,406 @@ def test_run_arena_refuses_values_of_the_wrong_kind(bots: object, settings: dict
     deals silently, deals=True played one deal and jobs='2' raised from inside."""
     with pytest.raises(ArenaError, match=message):
         run_arena(bots, "classic", **settings)  # type: ignore[arg-type]
+
+
+# -- a new user's bad input: a save directory that cannot be written, Ctrl-C ----------------------------
+
+
+class _Files:
+    """Stands in for the file system under one directory: ``refuse(n)`` makes the n-th file
+    written there (counted from 1; ``None``: every one) fail with ``error``; ``half=True`` writes
+    half of it first and then raises ``KeyboardInterrupt``, as a Ctrl-C in the middle of the write."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch, directory: Path) -> None:
+        import builtins
+        import io
+
+        self.directory = directory
+        self.real_open = io.open
+        self.count = 0
+        self.refused: int | None = -1
+        self.error: OSError | None = None
+        self.half = False
+        monkeypatch.setattr(builtins, "open", self.open)
+        monkeypatch.setattr(io, "open", self.open)
+
+    def refuse(self, number: int | None, error: OSError | None = None, half: bool = False) -> None:
+        self.refused, self.error, self.half = number, error, half
+
+    def open(self, file, mode="r", *args, **kwargs):  # type: ignore[no-untyped-def]
+        inside = isinstance(file, str | Path) and Path(file).parent == self.directory
+        if not inside or not any(letter in mode for letter in "wxa"):
+            return self.real_open(file, mode, *args, **kwargs)
+        self.count += 1
+        if self.refused is not None and self.count != self.refused:
+            return self.real_open(file, mode, *args, **kwargs)
+        if not self.half:
+            assert self.error is not None
+            raise self.error
+        stream = self.real_open(file, mode, *args, **kwargs)
+
+        class HalfWritten:
+            def __enter__(self):  # type: ignore[no-untyped-def]
+                return self
+
+            def __exit__(self, *exc):  # type: ignore[no-untyped-def]
+                stream.close()
+
+            def write(self, text: str) -> int:
+                stream.write(text[: len(text) // 2])
+                stream.flush()
+                raise KeyboardInterrupt
+
+        return HalfWritten()
+
+
+def _whole_records(directory: Path) -> list[str]:
+    names = sorted(path.name for path in directory.iterdir())
+    for name in names:
+        read_record((directory / name).read_text(encoding="utf-8"))  # whole: it reads
+    return names
+
+
+def test_a_save_directory_that_cannot_be_written_is_refused_before_the_games(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """An existing, empty directory without write permission passed the checks, and the first
+    record ended the run in a PermissionError traceback, its games lost."""
+    records = tmp_path / "records"
+    records.mkdir()
+    # Every file there refused, as the system refuses them (root writes whatever the mode).
+    _Files(monkeypatch, records).refuse(None, PermissionError(13, "Permission denied"))
+    code = main(["arena", "--deals", "2", "--block", "1", "--jobs", "1", "--no-progress", "--save", str(records)])
+    monkeypatch.undo()
+    captured = capsys.readouterr()
+    assert code == 2 and not captured.out
+    assert captured.err == f"sobedesce arena: error: cannot write in {records}: Permission denied\n"
+    assert list(records.iterdir()) == []
+
+
+@pytest.mark.skipif(not hasattr(os, "geteuid") or os.geteuid() == 0, reason="root writes whatever the mode")
+def test_a_read_only_save_directory_is_refused(tmp_path: Path) -> None:
+    records = tmp_path / "records"
+    records.mkdir()
+    records.chmod(0o555)
+    done = run_cli("--deals", "1", "--jobs", "1", "--save", str(records))
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert f"cannot write in {records}: Permission denied" in done.stderr
+
+
+def test_a_record_cut_by_ctrl_c_is_not_left_half_written(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A Ctrl-C while a record was written left it there empty or cut, a file replay calls
+    malformed; now each record is whole or absent."""
+    records = tmp_path / "records"
+    files = _Files(monkeypatch, records)
+    files.refuse(4, half=True)  # the probe, two records, then the third record is cut
+    with pytest.raises(KeyboardInterrupt):
+        run_arena(["random"] * 4, deals=4, seed=2, jobs=1, block=1, save=records)
+    monkeypatch.undo()
+    names = _whole_records(records)
+    assert len(names) == 2 and all(re.fullmatch(r"rot\d-deal\d+\.json", name) for name in names), names
+
+
+def test_records_that_cannot_be_written_mid_run_lose_no_results(tmp_path: Path) -> None:
+    """The directory removed (or the disk full) during a run: an OSError traceback, every game
+    played lost.  Now the games go on and their results are whole; the error says what was saved."""
+    import shutil
+
+    from sobedesce.arena import SaveFailure
+
+    records = tmp_path / "records"
+
+    def remove_after_the_first_job(done: int, total: int) -> None:
+        if done == 2:
+            shutil.rmtree(records)
+
+    with pytest.raises(SaveFailure) as caught:
+        run_arena(["random"] * 4, deals=4, seed=2, jobs=1, block=2, save=records, progress=remove_after_the_first_job)
+    expected = run_arena(["random"] * 4, deals=4, seed=2, jobs=1, block=2)
+    assert caught.value.result is not None
+    assert comparable(caught.value.result.summary()) == comparable(expected.summary())
+    (line,) = caught.value.errors
+    assert line == (
+        f"cannot save {records / 'rot1-deal000000.json'}: No such file or directory; 1 record saved before it,"
+        " none after it; the results are whole"
+    )
+
+
+def test_cli_reports_the_results_when_the_disk_fills_up(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import errno
+
+    records = tmp_path / "records"
+    files = _Files(monkeypatch, records)
+    files.refuse(3, OSError(errno.ENOSPC, "No space left on device", str(records / "x.json")))
+    args = ["--deals", "2", "--block", "1", "--seed", "3", "--jobs", "1", "--no-progress", "--json"]
+    code = main(["arena", *args, "--save", str(records)])
+    monkeypatch.undo()
+    captured = capsys.readouterr()
+    assert code == 1 and "Traceback" not in captured.err
+    summary = json.loads(captured.out)
+    expected = run_arena(["random"] * 4, deals=2, seed=3, jobs=1, block=1).summary()
+    assert comparable({k: v for k, v in summary.items() if k != "errors"}) == comparable(expected)
+    (line,) = captured.err.splitlines()
+    assert line == (
+        f"sobedesce arena: error: cannot save {records / 'rot1-deal000000.json'}: No space left on device;"
+        " 1 record saved before it, none after it; the results are whole"
+    )
+    assert summary["errors"] == [line.removeprefix("sobedesce arena: error: ")]
+
+
+def test_ctrl_c_keeps_the_results_of_the_first_whole_blocks() -> None:
+    """Ctrl-C lost every game played; now the blocks played in every rotation, from the first
+    on, are kept: the same result as a run of that many deals."""
+    from sobedesce.arena import ArenaInterrupted
+
+    def stop_after(jobs: int):  # type: ignore[no-untyped-def]
+        def progress(done: int, total: int) -> None:
+            if done >= 2 * jobs:
+                raise KeyboardInterrupt
+
+        return progress
+
+    with pytest.raises(ArenaInterrupted) as caught:
+        run_arena(["basic", "random", "random", "random"], deals=6, seed=5, jobs=1, block=2, progress=stop_after(9))
+    result = caught.value.result
+    assert result is not None and caught.value.deals == 6 and result.deals == 4
+    expected = run_arena(["basic", "random", "random", "random"], deals=4, seed=5, jobs=1, block=2)
+    assert comparable(result.summary()) == comparable(expected.summary())
+    with pytest.raises(ArenaInterrupted) as caught:
+        run_arena(["random"] * 4, deals=6, seed=5, jobs=1, block=2, progress=stop_after(3))
+    assert caught.value.result is None
+
+
+def test_cli_ctrl_c_prints_what_was_played_and_keeps_the_records(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    records = tmp_path / "records"
+    real_play_job = sobedesce.arena.runner.play_job
+    calls = []
+
+    def play_job(spec):  # type: ignore[no-untyped-def]
+        calls.append(spec)
+        if len(calls) == 9:
+            raise KeyboardInterrupt  # Ctrl-C during the ninth job
+        return real_play_job(spec)
+
+    monkeypatch.setattr(sobedesce.arena.runner, "play_job", play_job)
+    args = ["--deals", "6", "--block", "2", "--seed", "5", "--jobs", "1", "--no-progress", "--json"]
+    code = main(["arena", *args, "--save", str(records)])
+    captured = capsys.readouterr()
+    assert code == 130 and "Traceback" not in captured.err
+    summary = json.loads(captured.out)
+    assert summary["deals"] == 4 and summary["interrupted"] is True
+    expected = run_arena(["random"] * 4, deals=4, seed=5, jobs=1, block=2).summary()
+    assert comparable({k: v for k, v in summary.items() if k != "interrupted"}) == comparable(expected)
+    assert captured.err.splitlines() == [
+        "sobedesce arena: interrupted after 4 of 6 deals: the results are those of the first 4,"
+        " as --deals 4 with the same options gives them",
+        f"sobedesce arena: the records written before it are in {records}, each one whole",
+    ]
+    assert len(_whole_records(records)) >= 8
+
+
+_CTRL_C_WHILE_WAITING = """
+import concurrent.futures._base as base
+import sobedesce.arena.runner as runner
+from sobedesce.arena import ArenaInterrupted, run_arena
+
+# Ctrl-C lands while the arena waits for its worker processes: inside concurrent.futures.wait
+# when it waits so (after it has locked the first of the futures), else in the queue it reads.
+real_enter = base._AcquireFutures.__enter__
+calls = []
+
+def enter(self):
+    calls.append(1)
+    if len(calls) == 2:
+        next(iter(self.futures))._condition.acquire()
+        raise KeyboardInterrupt
+    return real_enter(self)
+
+base._AcquireFutures.__enter__ = enter
+if hasattr(runner, "SimpleQueue"):
+    class Queue(runner.SimpleQueue):
+        gets = 0
+
+        def get(self, *args, **kwargs):
+            Queue.gets += 1
+            if Queue.gets == 2:
+                raise KeyboardInterrupt
+            return super().get(*args, **kwargs)
+
+    runner.SimpleQueue = Queue
+try:
+    run_arena(["random"] * 4, deals=8, seed=1, jobs=2, block=1)
+except ArenaInterrupted as stop:
+    print("interrupted; results kept:", stop.result is not None)
+"""
+
+
+def test_ctrl_c_while_the_arena_waits_for_its_workers_stops_it() -> None:
+    """A Ctrl-C inside concurrent.futures.wait could leave one of the futures locked; shutting
+    the pool down then waited for that lock for ever, and the arena hung until killed (seen with
+    --jobs 2).  The waiting no longer holds any future's lock.  (The timeout only catches a hang:
+    the run takes seconds.)"""
+    import signal
+
+    command = [sys.executable, "-c", _CTRL_C_WHILE_WAITING]
+    with subprocess.Popen(
+        command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True
+    ) as run:
+        try:
+            out, err = run.communicate(timeout=120)
+        except subprocess.TimeoutExpired:
+            os.killpg(run.pid, signal.SIGKILL)  # the workers too
+            run.communicate()
+            pytest.fail("the arena hung after Ctrl-C")
+    assert run.returncode == 0, err
+    assert out.startswith("interrupted; results kept:"), (out, err)
+
+
+_STALLING_BOT = '''
+import os
+import threading
+
+from sobedesce.bots.random_bot import RandomBot
+
+
+class Stalls(RandomBot):
+    """Plays at random, except that the first decision of the whole run (whichever worker
+    takes it) never ends: that worker stays busy, the other runs every other job, then idles."""
+
+    name = "stalls"
+
+    def act(self, view, rng):
+        try:
+            os.close(os.open(os.environ["STALL_MARK"], os.O_CREAT | os.O_EXCL | os.O_WRONLY))
+        except FileExistsError:
+            return super().act(view, rng)
+        threading.Event().wait()
+'''
+
+
+def test_ctrl_c_with_worker_processes_prints_no_traceback(tmp_path: Path) -> None:
+    """The terminal sends Ctrl-C to the worker processes too: an idle one printed a
+    KeyboardInterrupt traceback (and a busy one went on with its job).  Now the workers ignore
+    it and the arena stops them.  The interrupt is sent once every job but the stalled one is
+    done (their records are saved), so that one worker is busy and the other idle."""
+    import signal
+    import time
+
+    (tmp_path / "stalling.py").write_text(_STALLING_BOT, encoding="utf-8")
+    records = tmp_path / "records"
+    mark = tmp_path / "stalled"
+    command = [sys.executable, "-m", "sobedesce", "arena", "--bots", "stalling:Stalls,random,random,random"]
+    command += ["--deals", "2", "--block", "1", "--jobs", "2", "--no-progress", "--save", str(records)]
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp_path), *sys.path]), "STALL_MARK": str(mark)}
+    with subprocess.Popen(
+        command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, start_new_session=True
+    ) as run:
+        try:
+            deadline = time.monotonic() + 120  # only against a hang: the jobs take a second
+            while not (mark.exists() and records.exists() and len(list(records.glob("rot*.json"))) == 7):
+                assert run.poll() is None, run.communicate()
+                assert time.monotonic() < deadline, "the other jobs were never done"
+                time.sleep(0.05)
+            os.killpg(run.pid, signal.SIGINT)  # Ctrl-C, as the terminal sends it: to every process
+            _, err = run.communicate(timeout=120)
+        finally:
+            if run.poll() is None:
+                os.killpg(run.pid, signal.SIGKILL)
+                run.communicate()
+    assert run.returncode == 130, err
+    assert "Traceback" not in err and "KeyboardInterrupt" not in err, err
+    assert "sobedesce arena: interrupted" in err
+
+
+_ENDING_BOTS = """
+import os
+import sys
+
+from sobedesce.bots.random_bot import RandomBot
+
+
+class Exits(RandomBot):
+    name = "exits"
+
+    def act(self, view, rng):
+        sys.exit(4)
+
+
+class Dies(RandomBot):
+    name = "dies"
+
+    def act(self, view, rng):
+        os._exit(3)
+"""
+
+
+def _run_with_plugins(tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    (tmp_path / "ending.py").write_text(_ENDING_BOTS, encoding="utf-8")
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp_path), *sys.path])}
+    command = [sys.executable, "-m", "sobedesce", "arena", "--deals", "1", "--block", "1", "--no-progress", *args]
+    return subprocess.run(command, capture_output=True, text=True, env=env, timeout=300, check=False)
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_a_bot_that_calls_sys_exit_is_a_bot_that_raises(tmp_path: Path, jobs: str) -> None:
+    """sys.exit() in a bot's act ended the whole arena at once with the bot's exit status (4),
+    no word said and no result; it is an exception the bot raises, and voids its round."""
+    done = _run_with_plugins(tmp_path, "--bots", "ending:Exits,random,random,random", "--jobs", jobs)
+    assert done.returncode == 1, (done.returncode, done.stderr)
+    assert "Traceback" not in done.stderr
+    lines = done.stderr.splitlines()
+    assert len(lines) == 4 and all("raised SystemExit: 4" in line for line in lines), lines
+    assert "per entry" in done.stdout
+
+
+def test_a_worker_process_that_dies_is_said_without_a_traceback(tmp_path: Path) -> None:
+    """A bot ending its worker process (os._exit), or a worker killed from outside: a
+    BrokenProcessPool traceback."""
+    done = _run_with_plugins(tmp_path, "--bots", "ending:Dies,random,random,random", "--jobs", "2")
+    assert done.returncode == 1 and "Traceback" not in done.stderr, done.stderr
+    assert done.stderr == (
+        "sobedesce arena: error: a worker process ended abruptly (a bot that ends its process,"
+        " or killed from outside: out of memory?); the run is stopped\n"
+    )
+
+
+@pytest.mark.parametrize("json_output", [False, True])
+def test_a_reader_that_stops_reading_is_not_a_bot_failure(json_output: bool) -> None:
+    """``sobedesce arena | head -1``: the tables' console (rich) ended the command with exit
+    status 1 when the pipe closed, which the arena's exit status says is a bot's failure; it
+    ends as every command does on a closed pipe (0), and quietly."""
+    command = [sys.executable, "-m", "sobedesce", "arena", "--deals", "2", "--jobs", "1", "--no-progress"]
+    with subprocess.Popen(
+        [*command, *(["--json"] if json_output else [])], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    ) as run:
+        assert run.stdout is not None and run.stderr is not None
+        run.stdout.close()  # the reader is gone before a line is written
+        err = run.stderr.read()
+        code = run.wait(timeout=300)
+    assert code == 0, err
+    assert "Traceback" not in err and "Exception ignored" not in err, err
+
+
+def test_a_reader_that_stops_reading_does_not_hide_a_bot_failure(tmp_path: Path) -> None:
+    """With a bot failure, the closed pipe ended the command before the failures were said."""
+    (tmp_path / "ending.py").write_text(_ENDING_BOTS, encoding="utf-8")
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp_path), *sys.path])}
+    command = [sys.executable, "-m", "sobedesce", "arena", "--deals", "1", "--jobs", "1", "--no-progress"]
+    with subprocess.Popen(
+        [*command, "--bots", "ending:Exits,random,random,random"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+    ) as run:
+        assert run.stdout is not None and run.stderr is not None
+        run.stdout.close()
+        err = run.stderr.read()
+        code = run.wait(timeout=300)
+    assert code == 1, err
+    lines = err.splitlines()
+    assert len(lines) == 4 and all("raised SystemExit: 4" in line for line in lines), err

@@ -186,3 +186,113 @@ def test_arena_help_names_only_the_levels_that_keep_a_deadline(capsys: pytest.Ca
         main(["arena", "--help"])
     clock_help = " ".join(capsys.readouterr().out.split("\n  --clock", 1)[1].split("--no-progress")[0].split())
     assert "the level expert keeps its deadline" in clock_help and "hard" not in clock_help
+
+
+@pytest.mark.parametrize("target", [[], ["server"]])
+@pytest.mark.parametrize("value", ["1e-9", "1e-300", "0.01"])
+def test_bench_seconds_too_short_to_measure_are_refused(
+    capsys: pytest.CaptureFixture[str], target: list[str], value: str
+) -> None:
+    """--seconds 1e-300 passed as positive: the engine bench played no round in its slices and
+    ended in a ZeroDivisionError traceback; the server bench reported its clients at 57,794,800%
+    of a core."""
+    args = ["bench", *target, f"--seconds={value}"]
+    if target:
+        args.append("--processes=9")  # were --seconds let through, the run would stop there
+    assert f"--seconds must be at least 0.1, not {float(value):g}" in refused(capsys, *args)
+
+
+def _file_limit(limit: int) -> None:
+    import resource
+
+    resource.setrlimit(resource.RLIMIT_NOFILE, (limit, limit))
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX limits of open files")
+def test_bench_server_tables_beyond_the_open_file_limit_are_refused() -> None:
+    """More players than the process may open connections: 'OSError: [Errno 24] Too many open
+    files' in a traceback once the server was started, or, for --tables 100000000, an attempt at
+    400 million connections."""
+    command = [sys.executable, "-m", "sobedesce", "bench", "server", "--seconds", "1", "--warmup", "0"]
+    for tables, connections in (("100", "400"), ("100000000", "400,000,000")):
+        done = subprocess.run(
+            [*command, "--tables", tables],
+            capture_output=True,
+            text=True,
+            timeout=120,
+            preexec_fn=lambda: _file_limit(200),
+        )
+        assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr[-3000:]
+        assert done.stderr == (
+            f"sobedesce bench server: --tables {int(tables):,} needs {connections} connections, more than the"
+            " 200 open files a process may have here (ulimit -n)\n"
+        )
+
+
+@pytest.mark.parametrize(
+    ("url", "reason"),
+    [
+        ("postgresql://nobody:secret@127.0.0.1:1/x", "Connection refused"),
+        ("postgresql+nodriver://a/b", "Can't load plugin: sqlalchemy.dialects:postgresql.nodriver"),
+        ("postgresql://x:y@[::1", "invalid literal for int()"),
+    ],
+    ids=["unreachable", "no-such-driver", "malformed"],
+)
+def test_bench_server_bad_postgresql_url_is_said_without_a_traceback(url: str, reason: str) -> None:
+    pytest.importorskip("sqlalchemy")
+    done = subprocess.run(
+        [sys.executable, "-m", "sobedesce", "bench", "server", "--db", url, "--tables", "1", "--seconds", "1"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 1 and "Traceback" not in done.stderr, done.stderr[-3000:]
+    (line,) = done.stderr.splitlines()
+    assert line.startswith("sobedesce bench server: cannot use the database ") and reason in line, line
+    assert "secret" not in line
+
+
+def test_arena_save_with_an_empty_name_is_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """--save '' passed every check (no such path, not a directory) and was then taken for the
+    current directory: the records were written among whatever files were there."""
+    from sobedesce.arena import ArenaError, run_arena
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "notes.txt").write_text("mine\n", encoding="utf-8")
+    message = refused(capsys, "arena", "--deals", "1", "--jobs", "1", "--no-progress", "--save", "")
+    assert message == "sobedesce arena: error: --save needs the name of a new or empty directory, not ''\n"
+    with pytest.raises(ArenaError, match="save needs the name of a new or empty directory, not ''"):
+        run_arena(["random"] * 4, deals=1, jobs=1, save="")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["notes.txt"]
+
+
+@pytest.mark.parametrize(
+    "args",
+    [["--version"], ["replay", "--help"], ["replay", "--json", "RECORD"], ["replay", "RECORD"]],
+    ids=["version", "help", "replay-json", "replay"],
+)
+def test_a_closed_pipe_ends_a_command_quietly(tmp_path: Path, args: list[str]) -> None:
+    """``sobedesce replay x.json | head -0`` (a reader gone before the output is flushed): Python
+    said 'Exception ignored ... BrokenPipeError' at exit and the command ended with status 120."""
+    record = tmp_path / "record.json"
+    record.write_text('{"format": "sobedesce-record", "version": 1}', encoding="utf-8")
+    env = {key: value for key, value in os.environ.items() if key != "PYTHONUNBUFFERED"}  # buffered, as by default
+    command = [sys.executable, "-m", "sobedesce", *(str(record) if arg == "RECORD" else arg for arg in args)]
+    with subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env) as run:
+        assert run.stdout is not None and run.stderr is not None
+        run.stdout.close()  # the reader is gone before a line is written
+        err = run.stderr.read()
+        code = run.wait(timeout=60)
+    assert (code, err) == (0, b"")
+
+
+def test_arena_jobs_are_capped(capsys: pytest.CaptureFixture[str]) -> None:
+    """--jobs 100000 started as many worker processes as there were jobs, up to the 100,000 asked
+    (a run of 2,000,000 deals has 160,000 jobs): a fork bomb.  (With an unknown rule set too:
+    were --jobs let through, the run would stop there.)"""
+    limit = 4 * (os.cpu_count() or 1)
+    message = refused(capsys, "arena", "--jobs", "100000", "--rules", "nonesuch")
+    assert message == f"sobedesce arena: error: --jobs is at most {limit} here (4 a core), not 100000\n"
+    assert "unknown rule set" in refused(capsys, "arena", "--jobs", str(limit), "--rules", "nonesuch")

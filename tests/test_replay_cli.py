@@ -4,7 +4,9 @@ through the real command and through core.record, illegal records, malformed fil
 from __future__ import annotations
 
 import json
+import os
 import re
+import sys
 from pathlib import Path
 
 import pytest
@@ -334,7 +336,7 @@ def test_a_file_larger_than_any_record_is_refused_without_reading_it_whole(
         with pytest.raises(RecordFormatError, match="larger than"):
             replay.load(path)
     small = tmp_path / "small.json"
-    small.write_text(" " * 999, encoding="utf-8")
+    small.write_text("[" + " " * 998, encoding="utf-8")  # read whole, and found not JSON
     with pytest.raises(RecordFormatError, match="not JSON"):
         replay.load(str(small))
 
@@ -368,3 +370,143 @@ def test_a_variants_settings_are_named(tmp_path: Path) -> None:
     plain = tmp_path / "plain.json"
     plain.write_text(dumps_record(Match("table")), encoding="utf-8")
     assert "Rules: table\n" in run_replay(plain).stdout
+
+
+# -- a new user's bad input: numbers too large to score, files that cannot be read ------------------
+
+
+def _overflowing_multiplier_record() -> str:
+    """A finished match whose doubled suit multiplied the scores past what a float holds: its
+    riscos (a share of the losers' scores) could not be computed."""
+    import random
+
+    from sobedesce.core import Match, Rules, dumps_record
+
+    rng = random.Random(1)
+    match = Match(Rules.from_spec({"preset": "classic", "doubled_multiplier": 10**400}))
+    while not match.is_over:
+        match.deal(rng=rng)
+        while match.current_seat is not None:
+            match.apply(rng.choice(match.legal_actions()))
+    return dumps_record(match)
+
+
+@pytest.mark.parametrize(
+    ("text", "where"),
+    [
+        (json.dumps(record([], scores=[0, 10**400, 1, 1])), "scores[1]"),
+        (json.dumps(record([], scores=[-(10**30), 20, 20, 20])), "scores[0]"),
+        (
+            json.dumps(record([], rules={"preset": "classic", "start_score": 10**400, "target_score": 10})),
+            "rules.start_score",
+        ),
+        ("overflowing multiplier", "rules.doubled_multiplier"),
+    ],
+    ids=["huge-score", "huge-negative-score", "huge-start-score", "huge-multiplier"],
+)
+def test_numbers_too_large_to_score_are_malformed(tmp_path: Path, text: str, where: str) -> None:
+    """A score of 10**400 was read, then the riscos of the finished match (a float share of the
+    losers' scores) ended the replay in an OverflowError traceback."""
+    if text == "overflowing multiplier":
+        text = _overflowing_multiplier_record()
+    path = tmp_path / "huge.json"
+    path.write_text(text, encoding="utf-8")
+    for extra in ((), ("--json",)):
+        result = run_replay(path, *extra)
+        assert result.returncode == 2, (result.stdout, result.stderr[-2000:])
+        assert "Traceback" not in result.stderr and result.stdout == ""
+        message = result.stderr.strip()
+        assert "\n" not in message and f"{where}: must be" in message, message
+        assert len(message) < 200, message  # a number of 400 digits is not printed whole
+    with pytest.raises(RecordFormatError, match=re.escape(where)):
+        read_record(text)
+
+
+def test_the_largest_numbers_a_record_may_hold_are_read() -> None:
+    from sobedesce.core.record import MAX_NUMBER
+
+    text = json.dumps(
+        record([], scores=[MAX_NUMBER, -MAX_NUMBER, 0, 1], rules={"preset": "classic", "start_score": MAX_NUMBER})
+    )
+    got = summary(read_record(text))
+    assert got["winners"] == [1, 2]
+    assert got["riscos"] == [-MAX_NUMBER, (MAX_NUMBER + 1) / 2, (MAX_NUMBER + 1) / 2, -1]
+
+
+def _replay_in_process(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str]:
+    from sobedesce.cli.main import main
+
+    code = main(["replay", *args])
+    captured = capsys.readouterr()
+    assert captured.out == "" and "Traceback" not in captured.err
+    assert len(captured.err.strip().splitlines()) == 1, captured.err
+    return code, captured.err.strip()
+
+
+@pytest.mark.parametrize("case", ["missing", "directory", "empty name", "unreadable"])
+def test_a_file_that_cannot_be_read_is_not_called_malformed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], case: str
+) -> None:
+    """Before: 'malformed record: no such file: x.json' (the record was never seen, let alone
+    malformed), and for an empty name 'no such file: ' naming nothing."""
+    from sobedesce.cli import replay
+
+    path = {"missing": str(tmp_path / "nowhere.json"), "directory": str(tmp_path), "empty name": ""}.get(case, "")
+    expected = {
+        "missing": f"sobedesce replay: cannot read {path}: no such file",
+        "directory": f"sobedesce replay: cannot read {path}: it is a directory, not a record",
+        "empty name": "sobedesce replay: the file name is empty (- reads standard input)",
+    }.get(case)
+    if case == "unreadable":
+        # Root reads a file whatever its mode: the refusal is made here, as the system makes it.
+        path = str(tmp_path / "secret.json")
+
+        def refuse(name: str, *args: object, **kwargs: object) -> object:
+            raise PermissionError(13, "Permission denied", name)
+
+        monkeypatch.setattr(replay, "open", refuse, raising=False)
+        expected = f"sobedesce replay: cannot read {path}: Permission denied"
+    code, message = _replay_in_process(capsys, path)
+    assert code == 2
+    assert message == expected
+    assert "malformed" not in message
+
+
+@pytest.mark.skipif(not hasattr(os, "geteuid") or os.geteuid() == 0, reason="root reads a file whatever its mode")
+def test_an_unreadable_file_is_named(tmp_path: Path) -> None:
+    path = tmp_path / "secret.json"
+    path.write_text(json.dumps(GOOD), encoding="utf-8")
+    path.chmod(0)
+    result = run_replay(path)
+    assert result.returncode == 2 and "Traceback" not in result.stderr
+    assert result.stderr.strip() == f"sobedesce replay: cannot read {path}: Permission denied"
+
+
+@pytest.mark.parametrize("content", ["", " \n\r\n\t"])
+def test_an_empty_file_is_said_to_be_empty(tmp_path: Path, content: str) -> None:
+    """Before: 'not JSON: Expecting value at line 1, column 1', which a new user reads as a
+    broken file rather than an empty one."""
+    path = tmp_path / "empty.json"
+    path.write_text(content, encoding="utf-8")
+    result = run_replay(path)
+    assert result.returncode == 2 and "Traceback" not in result.stderr
+    assert result.stderr.strip() == f"sobedesce replay: malformed record: {path} is empty"
+    assert (
+        run_replay("-", stdin=content).stderr.strip() == "sobedesce replay: malformed record: standard input is empty"
+    )
+
+
+def test_a_closed_standard_input_is_said_to_be_closed(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``sobedesce replay - <&-``: Python has no sys.stdin, and replay ended in an
+    AttributeError traceback."""
+    monkeypatch.setattr(sys, "stdin", None)
+    code, message = _replay_in_process(capsys, "-")
+    assert code == 2
+    assert message == "sobedesce replay: cannot read standard input: it is closed"
+
+
+def test_a_crlf_record_is_read() -> None:
+    text = json.dumps(GOOD, indent=1).replace("\n", "\r\n")
+    assert read_record(text).rounds[0].dealer == 3

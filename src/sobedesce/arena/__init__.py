@@ -17,17 +17,28 @@ from .jobs import (
     play_job,
     seat_of_entry,
 )
-from .runner import DEFAULT_BLOCK, ArenaError, ArenaResult, check_bots, plan_jobs, run_arena
+from .runner import (
+    DEFAULT_BLOCK,
+    ArenaError,
+    ArenaInterrupted,
+    ArenaResult,
+    SaveFailure,
+    check_bots,
+    plan_jobs,
+    run_arena,
+)
 from .stats import mean_ci, t_quantile
 
 __all__ = [
     "DEFAULT_BLOCK",
     "ArenaError",
+    "ArenaInterrupted",
     "ArenaResult",
     "BotFailure",
     "JobResult",
     "JobSpec",
     "MatchOutcome",
+    "SaveFailure",
     "bot_rng",
     "check_bots",
     "deal_deck",

@@ -243,7 +243,8 @@ def _ask(
             began = time.perf_counter_ns()
             action = player.act(shown, rng)
             spent = time.perf_counter_ns() - began
-    except Exception as error:
+    except (Exception, SystemExit) as error:
+        # SystemExit too: sys.exit() in a bot ended the whole arena, silently, with its status.
         return _Refusal(f"raised {type(error).__name__}: {error}")
     decisions[seat] += 1
     bucket = time_bucket(spent)

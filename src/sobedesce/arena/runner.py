@@ -7,14 +7,18 @@
 
 from __future__ import annotations
 
+import contextlib
 import math
 import os
+import signal
 import socket
 import time
-from collections.abc import Callable, Iterable, Iterator, Sequence
-from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
+from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from pathlib import Path
+from queue import SimpleQueue
 from typing import Any
 
 from sobedesce.core import RulesError, find_rules
@@ -22,7 +26,16 @@ from sobedesce.core import RulesError, find_rules
 from .jobs import SEATS, BotFailure, JobResult, JobSpec, bucket_ms, play_job
 from .stats import hist_quantile, mean_ci
 
-__all__ = ["DEFAULT_BLOCK", "ArenaError", "ArenaResult", "check_bots", "plan_jobs", "run_arena"]
+__all__ = [
+    "DEFAULT_BLOCK",
+    "ArenaError",
+    "ArenaInterrupted",
+    "ArenaResult",
+    "SaveFailure",
+    "check_bots",
+    "plan_jobs",
+    "run_arena",
+]
 
 DEFAULT_BLOCK = 50
 CI_METHOD = (
@@ -39,6 +52,34 @@ class ArenaError(ValueError):
     """Bad arena input: wrong number of bots, unknown bot or rules, deals ≤ 0…"""
 
 
+class SaveFailure(Exception):
+    """A record could not be written during the run (a full disk, the directory removed…).
+
+    Every game was still played: ``result`` holds the arena's result, ``errors`` says which
+    record could not be written and why, and how many were written before it (none after it).
+    """
+
+    errors: list[str]
+    result: ArenaResult | None = None
+
+
+class ArenaInterrupted(KeyboardInterrupt):
+    """Ctrl-C during :func:`run_arena`, with what was played before it.
+
+    ``result`` is the result of the blocks every rotation of which had been played, from the
+    first block on: the first ``result.deals`` deals, exactly what a run of that many deals
+    gives; ``None`` when the first block was not complete.  ``deals`` is the number asked
+    for, ``errors`` the failures of bots in those blocks (see :class:`BotFailure`).  The records
+    of the jobs finished are saved, each file whole.
+    """
+
+    def __init__(self, result: ArenaResult | None, deals: int, errors: list[str]) -> None:
+        super().__init__("interrupted")
+        self.result = result
+        self.deals = deals
+        self.errors = errors
+
+
 def check_bots(bots: Sequence[str]) -> tuple[str, ...]:
     """The bot names, normalised; raises :class:`ArenaError` unless there are four known bots."""
     from sobedesce.bots import bot_key, make_bot
@@ -51,7 +92,8 @@ def check_bots(bots: Sequence[str]) -> tuple[str, ...]:
         raise ArenaError(f"the bots are four names (strings), not {list(bots)!r}")
     names = tuple(bot_key(name) for name in bots)
     if len(names) != SEATS:
-        raise ArenaError(f"an arena needs exactly 4 bots, one per seat; got {len(names)}: {', '.join(names) or 'none'}")
+        shown = ", ".join(name or "''" for name in names)  # an empty name (a stray comma) is seen
+        raise ArenaError(f"an arena needs exactly 4 bots, one per seat; got {len(names)}: {shown or 'none'}")
     for name in names:
         if name == OracleSeat.name:
             continue  # not a bot: a seat of its own kind, which play_job builds by name
@@ -281,12 +323,16 @@ def run_arena(
     if isinstance(seed, bool) or not isinstance(seed, int):
         # The seed names the deals: a string or a float would be taken for another seed silently.
         raise ArenaError(f"the seed must be an integer, not {seed!r}")
+    if save is not None and not os.fspath(save):
+        # Path("") is the current directory: the records would be mixed with what is there.
+        raise ArenaError("save needs the name of a new or empty directory, not ''")
     out_dir = Path(save) if save is not None else None
     if out_dir is not None:
         try:
             out_dir.mkdir(parents=True, exist_ok=True)
         except OSError as error:
             raise ArenaError(f"cannot create {out_dir}: {error.strerror}") from None
+        _check_writable(out_dir)
     specs = plan_jobs(names, preset, deals, seed, block, out_dir is not None, clock)
     total = deals * SEATS
     done = 0
@@ -294,46 +340,185 @@ def run_arena(
     results: list[JobResult] = []
     if progress is not None:
         progress(0, total)
+    stream: Generator[JobResult, None, None]
     if ray is not None:
         stream = _run_ray(specs, ray)
     elif (jobs or os.cpu_count() or 1) == 1 or len(specs) == 1:
         stream = (play_job(spec) for spec in specs)
     else:
         stream = _run_pool(specs, min(jobs or os.cpu_count() or 1, len(specs)))
-    for result in stream:
-        if out_dir is not None:
-            for name, text in result.records:
-                (out_dir / name).write_text(text, encoding="utf-8")
+    saved = 0
+    unsaved: str | None = None
+    try:
+        for result in stream:
+            if out_dir is not None and unsaved is None:
+                saved, unsaved = _save_records(out_dir, result.records, saved)
             result.records = []
-        results.append(result)
-        done += len(result.deltas)
-        if progress is not None:
-            progress(done, total)
+            results.append(result)
+            done += len(result.deltas)
+            if progress is not None:
+                progress(done, total)
+    except KeyboardInterrupt:
+        # Ctrl-C: the worker processes (or Ray) stop first; then what was played is kept.
+        stream.close()
+        partial = _whole_blocks(names, preset, seed, block, clock, results, time.perf_counter() - began)
+        kept = [line for job in partial.jobs for line in job.errors] if partial is not None else []
+        raise ArenaInterrupted(partial, deals, kept) from None
     results.sort(key=lambda r: (r.block, r.rotation))
     outcome = ArenaResult(names, preset, deals, seed, block, results, time.perf_counter() - began, clock)
     errors = [line for job in results for line in job.errors]
     if errors:
         more = f" (and {len(errors) - 1} more failed rounds)" if len(errors) > 1 else ""
         failure = BotFailure(errors[0] + more)
-        failure.errors = errors
+        failure.errors = errors + ([unsaved] if unsaved else [])
         failure.result = outcome
         raise failure
+    if unsaved is not None:
+        lost = SaveFailure(unsaved)
+        lost.errors = [unsaved]
+        lost.result = outcome
+        raise lost
     return outcome
 
 
-def _run_pool(specs: Iterable[JobSpec], workers: int) -> Iterator[JobResult]:
-    executor = ProcessPoolExecutor(max_workers=workers)
+def _check_writable(directory: Path) -> None:
+    """Raise :class:`ArenaError` unless a file can be written in ``directory``: found out at the
+    first record instead, it ended the run in a traceback, the games played lost."""
+    probe = directory / f".sobedesce-arena-probe-{os.getpid()}"
     try:
-        pending = {executor.submit(play_job, spec) for spec in specs}
-        while pending:
-            finished, pending = wait(pending, return_when=FIRST_COMPLETED)
-            for future in finished:
-                yield future.result()
+        with open(probe, "x", encoding="utf-8") as stream:
+            stream.write("probe\n")
+    except OSError as error:
+        raise ArenaError(f"cannot write in {directory}: {error.strerror or error}") from None
     finally:
+        with contextlib.suppress(OSError):
+            probe.unlink()
+
+
+def _save_records(directory: Path, records: Sequence[tuple[str, str]], saved: int) -> tuple[int, str | None]:
+    """Write ``records`` (name, text) into ``directory``, ``saved`` being written already: how
+    many are written now, and what stopped the writing (``None``: nothing did)."""
+    for name, text in records:
+        try:
+            _write_record(directory / name, text)
+        except OSError as error:
+            # The games go on (their results are worth having); no record is written after
+            # this one, so that the directory holds the run's first matches only.
+            return saved, (
+                f"cannot save {directory / name}: {error.strerror or error}; {saved} record{'' if saved == 1 else 's'}"
+                " saved before it, none after it; the results are whole"
+            )
+        saved += 1
+    return saved, None
+
+
+def _write_record(path: Path, text: str) -> None:
+    """Write a record whole or not at all: into a hidden file first, then renamed.  Written in
+    place, a record cut by Ctrl-C (or a full disk) was left behind empty or half written."""
+    partial = path.with_name(f".{path.name}.partial")
+    try:
+        with open(partial, "w", encoding="utf-8") as stream:
+            stream.write(text)
+        os.replace(partial, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            partial.unlink()
+        raise
+
+
+def _whole_blocks(
+    names: tuple[str, ...],
+    rules: str,
+    seed: int,
+    block: int,
+    clock: bool,
+    results: Sequence[JobResult],
+    elapsed: float,
+) -> ArenaResult | None:
+    """The result of the blocks played in every rotation, from the first block on, or ``None``.
+
+    Those are the first deals of the run, played as a run of that many deals plays them, so
+    their result is the one such a run gives."""
+    by_block: dict[int, list[JobResult]] = {}
+    for job in results:
+        by_block.setdefault(job.block, []).append(job)
+    kept: list[JobResult] = []
+    number = 0
+    while len(by_block.get(number, ())) == SEATS:
+        kept.extend(sorted(by_block[number], key=lambda job: job.rotation))
+        number += 1
+    if not kept:
+        return None
+    deals = max(job.start + len(job.deltas) for job in kept)
+    return ArenaResult(names, rules, deals, seed, block, kept, elapsed, clock)
+
+
+def _run_pool(specs: Iterable[JobSpec], workers: int) -> Generator[JobResult, None, None]:
+    """Run the jobs in ``workers`` processes; their results as they finish.
+
+    The results come through a queue, filled as each job ends (in the pool's own thread), not
+    through ``concurrent.futures.wait``: a Ctrl-C inside ``wait`` could leave a future locked,
+    and shutting the pool down then waited for that lock for ever.  Reading the queue holds no
+    lock of the pool's.  A few jobs a worker are handed out at a time, not all of them at once
+    (millions of pending futures, for a run of millions of deals in blocks of one).
+
+    The workers ignore Ctrl-C, which the terminal sends them too: an idle worker printed a
+    ``KeyboardInterrupt`` traceback.  This process stops them instead."""
+    executor = ProcessPoolExecutor(max_workers=workers, initializer=_ignore_ctrl_c)
+    finished: SimpleQueue[tuple[JobResult | None, BaseException | None]] = SimpleQueue()
+
+    def deliver(future: Future[JobResult]) -> None:
+        if future.cancelled():
+            return
+        error = future.exception()
+        finished.put((None, error) if error is not None else (future.result(), None))
+
+    waiting = iter(specs)
+
+    def hand_out() -> bool:
+        spec = next(waiting, None)
+        if spec is None:
+            return False
+        executor.submit(play_job, spec).add_done_callback(deliver)
+        return True
+
+    stopped = True
+    try:
+        running = sum(hand_out() for _ in range(2 * workers))
+        while running:
+            result, error = finished.get()
+            running -= 1
+            if isinstance(error, BrokenProcessPool):
+                lost = BotFailure(_WORKER_DIED)
+                lost.errors = [_WORKER_DIED]
+                raise lost from None
+            if error is not None:
+                raise error
+            assert result is not None
+            running += hand_out()
+            yield result
+        stopped = False
+    finally:
+        if stopped:
+            # Interrupted (or closed early): the jobs still running are not waited for.
+            for process in list((getattr(executor, "_processes", None) or {}).values()):
+                with contextlib.suppress(Exception):
+                    process.terminate()
         executor.shutdown(wait=True, cancel_futures=True)
 
 
-def _run_ray(specs: Sequence[JobSpec], address: str) -> Iterator[JobResult]:
+_WORKER_DIED = (
+    "a worker process ended abruptly (a bot that ends its process, or killed from outside: out of memory?);"
+    " the run is stopped"
+)
+
+
+def _ignore_ctrl_c() -> None:
+    """A worker's initializer: SIGINT ignored (see :func:`_run_pool`)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _run_ray(specs: Sequence[JobSpec], address: str) -> Generator[JobResult, None, None]:
     try:
         import ray as ray_module
     except ImportError:

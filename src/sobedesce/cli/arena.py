@@ -11,13 +11,18 @@ import os
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from sobedesce.arena import ArenaInterrupted
 
 DEFAULT_DEALS = 500
 QUICK_DEALS = 40
 QUICK_BLOCK = 20
 MAX_DEALS = 10_000_000
 """More deals than this would hold the results of days of play in memory: refused."""
+JOBS_A_CORE = 4
+"""--jobs is at most this many worker processes a core."""
 
 
 def register(subparsers: Any) -> None:
@@ -43,7 +48,10 @@ def register(subparsers: Any) -> None:
     )
     parser.add_argument("--seed", type=int, default=0, help="master seed; same seed, same results (default 0)")
     parser.add_argument(
-        "--jobs", type=int, default=None, help="worker processes (default: all cores; 1 runs in this process)"
+        "--jobs",
+        type=int,
+        default=None,
+        help=f"worker processes (default: all cores; 1 runs in this process; at most {JOBS_A_CORE} a core)",
     )
     parser.add_argument(
         "--block",
@@ -111,7 +119,7 @@ def _progress_bar(enabled: bool) -> Iterator[Callable[[int, int], None] | None]:
 
 
 def run(args: argparse.Namespace) -> int:
-    from sobedesce.arena import DEFAULT_BLOCK, ArenaError, BotFailure, run_arena
+    from sobedesce.arena import DEFAULT_BLOCK, ArenaError, ArenaInterrupted, BotFailure, SaveFailure, run_arena
 
     bots = [name for name in args.bots.split(",")] if args.bots.strip() else []
     deals = args.deals if args.deals is not None else (QUICK_DEALS if args.quick else DEFAULT_DEALS)
@@ -120,6 +128,13 @@ def run(args: argparse.Namespace) -> int:
         return _fail("--jobs and --ray exclude each other (Ray decides where jobs run)")
     if deals > MAX_DEALS:
         return _fail(f"--deals is at most {MAX_DEALS:,}, not {deals:,}")
+    most_jobs = JOBS_A_CORE * (os.cpu_count() or 1)
+    if args.jobs is not None and args.jobs > most_jobs:
+        # Each is a process: --jobs 100000 on a long run started that many.
+        return _fail(f"--jobs is at most {most_jobs} here ({JOBS_A_CORE} a core), not {args.jobs}")
+    if args.save == "":
+        # Path("") is the current directory: the records would be mixed with what is there.
+        return _fail("--save needs the name of a new or empty directory, not ''")
     if args.save is not None and os.path.lexists(args.save) and not os.path.isdir(args.save):
         return _fail(f"{args.save} is a file: --save needs a new or empty directory")
     if args.save is not None and os.path.isdir(args.save):
@@ -147,26 +162,62 @@ def run(args: argparse.Namespace) -> int:
             )
     except ArenaError as error:
         return _fail(str(error))
-    except BotFailure as error:
+    except ArenaInterrupted as stop:
+        return _interrupted(stop, deals, args)
+    except (BotFailure, SaveFailure) as error:
         # The other games went on: report them, then every failure, one line each.
         if error.result is not None:
-            summary = error.result.summary()  # type: ignore[attr-defined]
-            summary["errors"] = error.errors
-            if args.json:
-                print(json.dumps(summary, indent=1, ensure_ascii=False))
-            else:
-                _print_tables(summary)
+            _print_summary(error.result.summary(), args.json, error.errors, pipe_may_close=True)  # type: ignore[attr-defined]
         for line in getattr(error, "errors", None) or [str(error)]:
             print(f"sobedesce arena: error: {line}", file=sys.stderr)
         return 1
-    summary = result.summary()
-    if args.json:
-        print(json.dumps(summary, indent=1, ensure_ascii=False))
-    else:
-        _print_tables(summary)
+    _print_summary(result.summary(), args.json)
     if args.save:
         print(f"records saved in {args.save}", file=sys.stderr)
     return 0
+
+
+def _print_summary(
+    summary: dict[str, Any], as_json: bool, errors: list[str] | None = None, pipe_may_close: bool = False
+) -> None:
+    """Print the report.  With ``pipe_may_close``, a reader gone (``| head``) is no reason to stop:
+    what follows (the failures on stderr, the exit status) is still to be said."""
+    if errors:
+        summary["errors"] = errors
+    try:
+        if as_json:
+            print(json.dumps(summary, indent=1, ensure_ascii=False))
+        else:
+            _print_tables(summary)
+    except BrokenPipeError:
+        if not pipe_may_close:
+            raise
+        # Nothing more goes to the closed pipe, not even the flush at exit.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+
+
+def _interrupted(stop: ArenaInterrupted, deals: int, args: argparse.Namespace) -> int:
+    """Ctrl-C: the results of the first deals, those played in every rotation, then what is kept."""
+    result = stop.result
+    lines: list[str] = []
+    if result is not None:
+        summary = result.summary()
+        summary["interrupted"] = True
+        _print_summary(summary, args.json, stop.errors, pipe_may_close=True)
+        lines += [f"error: {line}" for line in stop.errors]
+        lines.append(
+            f"interrupted after {result.deals:,} of {deals:,} deals: the results are those of the first"
+            f" {result.deals:,}, as --deals {result.deals} with the same options gives them"
+        )
+    else:
+        lines.append("interrupted before the first block of deals was played in every rotation: no results yet")
+    if args.save:
+        lines.append(f"the records written before it are in {args.save}, each one whole")
+    if sys.stderr.isatty():
+        print(file=sys.stderr)  # off the line where the terminal echoed ^C
+    for line in lines:
+        print(f"sobedesce arena: {line}", file=sys.stderr)
+    return 130
 
 
 def _num(value: float | None, digits: int = 3) -> str:
@@ -192,12 +243,20 @@ def _print_tables(summary: dict[str, Any], console: Any = None) -> None:
     from rich.console import Console
     from rich.table import Table
 
+    class _Console(Console):
+        def on_broken_pipe(self) -> None:
+            # rich ends the program with exit status 1 here, which the arena's says is a bot's
+            # failure: the pipe's reader has gone, and the command ends as on any closed pipe.
+            self.quiet = True
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            raise BrokenPipeError
+
     if console is None:
-        console = Console()
+        console = _Console()
         if not console.is_terminal:
             # A file or pipe: no reason to squeeze the table, whatever the length of the names.
             longest = max(len(f"{row['entry']}: {row['name']}") for row in summary["bots"])
-            console = Console(width=max(140, 124 + longest))
+            console = _Console(width=max(140, 124 + longest))
     title = (
         f"{summary['rules']} rules, {summary['deals']} duplicate deals x 4 rotations = {summary['rounds']} rounds, "
         f"{summary['matches']} completed matches, seed {summary['seed']}"

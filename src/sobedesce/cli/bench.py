@@ -105,6 +105,10 @@ def register(subparsers: Any) -> None:
 
 
 SERVER_OPTIONS = ("tables", "warmup", "think", "db", "processes", "redis", "client_processes")
+MIN_SECONDS = 0.1
+"""The shortest --seconds measured, engine or server.  Shorter, the engine's slices of it played
+no round at all (a ZeroDivisionError), and the server's window was shorter than the time its
+clients' CPU is read over (clients at millions of percent of a core)."""
 
 
 def sobedesce_round_runner(rules: str, seed: int) -> Callable[[float], tuple[int, int, float]]:
@@ -340,6 +344,9 @@ def run(args: argparse.Namespace) -> int:
     seconds = args.seconds if args.seconds is not None else (1.0 if args.quick else 6.0)
     if not (math.isfinite(seconds) and seconds > 0):
         print(f"sobedesce bench: --seconds must be positive and finite, not {seconds:g}", file=sys.stderr)
+        return 2
+    if seconds < MIN_SECONDS:
+        print(f"sobedesce bench: --seconds must be at least {MIN_SECONDS:g}, not {seconds:g}", file=sys.stderr)
         return 2
     result = measure(args.rules, seconds, args.seed)
     if args.json:

@@ -37,6 +37,8 @@ from collections.abc import Callable, Coroutine, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import IO, TYPE_CHECKING, Any, TypeVar
 
+from .bench import MIN_SECONDS
+
 if TYPE_CHECKING:
     from multiprocessing.connection import Connection
 
@@ -615,17 +617,25 @@ def _percentile(values: Sequence[float], q: float) -> float | None:
     return ordered[max(0, math.ceil(q * len(ordered)) - 1)] * 1000
 
 
-def _raise_file_limit(connections: int) -> None:
+def _raise_file_limit(connections: int) -> int | None:
+    """Raise this process's limit of open files for ``connections`` (as far as the hard limit
+    allows); the limit then, ``None`` when there is none (or no way to know it)."""
     try:
         import resource
     except ImportError:
-        return
+        return None
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     wanted = connections * 2 + 256
     if soft != resource.RLIM_INFINITY and soft < wanted:
         top = wanted if hard == resource.RLIM_INFINITY else min(wanted, hard)
         with contextlib.suppress(ValueError, OSError):
             resource.setrlimit(resource.RLIMIT_NOFILE, (top, hard))
+        soft = resource.getrlimit(resource.RLIMIT_NOFILE)[0]
+    return None if soft == resource.RLIM_INFINITY else int(soft)
+
+
+# Files a client process (and the server) opens besides the players' connections.
+_FILES_BESIDE = 64
 
 
 def _stored(store_url: str | None, data: str | None, table_ids: Sequence[str]) -> int:
@@ -812,20 +822,36 @@ def _measure_game(
 @contextlib.contextmanager
 def _fresh_schema(db: str | None, redis: str | None) -> Iterator[str | None]:
     """For PostgreSQL, a fresh schema in ``db`` (dropped afterwards), so that runs never share
-    tables or players nor leave any behind; another database as given."""
+    tables or players nor leave any behind; another database as given.  A database that cannot
+    be used (unreachable, a malformed URL, no driver) raises ``RuntimeError``, said in one line."""
     if db is None or not db.startswith(("postgresql", "postgres")):
         yield db
         return
-    import sqlalchemy as sa
-
-    parsed = sa.make_url(db)
-    if parsed.drivername in ("postgres", "postgresql"):
-        parsed = parsed.set(drivername="postgresql+psycopg")
-    schema = f"bench_{secrets.token_hex(6)}"
-    admin = sa.create_engine(parsed)
     try:
-        with admin.begin() as connection:
-            connection.execute(sa.text(f'CREATE SCHEMA "{schema}"'))
+        import sqlalchemy as sa
+    except ImportError:
+        raise RuntimeError(
+            "cannot use the database: --db postgresql://... needs SQLAlchemy: pip install 'sobe-e-desce[server]'"
+        ) from None
+
+    def unusable(error: Exception) -> RuntimeError:
+        reason = getattr(error, "orig", None) or error
+        return RuntimeError(f"cannot use the database {_shown_url(db)}: {' '.join(str(reason).split())}")
+
+    schema = f"bench_{secrets.token_hex(6)}"
+    try:
+        parsed = sa.make_url(db)
+        if parsed.drivername in ("postgres", "postgresql"):
+            parsed = parsed.set(drivername="postgresql+psycopg")
+        admin = sa.create_engine(parsed)
+    except (sa.exc.SQLAlchemyError, ValueError, ImportError) as error:
+        raise unusable(error) from None
+    try:
+        try:
+            with admin.begin() as connection:
+                connection.execute(sa.text(f'CREATE SCHEMA "{schema}"'))
+        except sa.exc.SQLAlchemyError as error:
+            raise unusable(error) from None
         try:
             yield parsed.update_query_dict({"options": f"-csearch_path={schema}"}).render_as_string(hide_password=False)
         finally:
@@ -866,6 +892,8 @@ def run(args: argparse.Namespace) -> int:
         return fail(f"--tables must be positive, not {tables}")
     if not (math.isfinite(seconds) and seconds > 0):
         return fail(f"--seconds must be positive and finite, not {seconds:g}")
+    if seconds < MIN_SECONDS:
+        return fail(f"--seconds must be at least {MIN_SECONDS:g}, not {seconds:g}")
     if not (math.isfinite(warmup) and warmup >= 0):
         return fail(f"--warmup must be 0 or more and finite, not {warmup:g}")
     if not (math.isfinite(think) and think >= 0):
@@ -886,6 +914,14 @@ def run(args: argparse.Namespace) -> int:
         redis = None
     if client_processes not in (1, 2):
         return fail(f"--client-processes is 1 or 2, not {client_processes}")
+    # Checked before the server starts: past the limit, the connections failed half way in an
+    # "OSError: Too many open files" traceback (and --tables 100000000 tried 400 million).
+    limit = _raise_file_limit(4 * tables)
+    if limit is not None and 4 * tables + _FILES_BESIDE > limit:
+        return fail(
+            f"--tables {tables:,} needs {4 * tables:,} connections, more than the {limit:,} open files"
+            " a process may have here (ulimit -n)"
+        )
     try:
         import websockets  # noqa: F401
     except ImportError:

@@ -6,6 +6,7 @@ import argparse
 import codecs
 import importlib
 import io
+import os
 import sys
 from collections.abc import Sequence
 
@@ -116,6 +117,17 @@ def _version() -> str:
 
 def main(argv: Sequence[str] | None = None) -> int:
     plain_output()
+    try:
+        code = _main(argv)
+    except SystemExit:
+        # argparse's own exits (--help, --version, a usage error) print first, too.
+        _flush_stdout()
+        raise
+    _flush_stdout()
+    return code
+
+
+def _main(argv: Sequence[str] | None) -> int:
     parser = build_parser()
     args, unknown = parser.parse_known_args(argv)
     if unknown:
@@ -131,7 +143,28 @@ def main(argv: Sequence[str] | None = None) -> int:
         print("\ninterrupted", file=sys.stderr)
         return 130
     except BrokenPipeError:
+        _drop_stdout()
         return 0
+
+
+def _flush_stdout() -> None:
+    """Write what standard output holds now, not at exit: a reader gone (``| head``) is then a
+    ``BrokenPipeError`` caught here, not Python's 'Exception ignored' and exit status 120."""
+    try:
+        if sys.stdout is not None:
+            sys.stdout.flush()
+    except BrokenPipeError:
+        _drop_stdout()
+
+
+def _drop_stdout() -> None:
+    """Standard output to nowhere: its reader has gone, and nothing more is written to it (what
+    is left in its buffer included, which Python would try to write at exit)."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (AttributeError, OSError, ValueError):
+        pass  # not a file (captured), or already closed: nothing will be written to a pipe
 
 
 if __name__ == "__main__":

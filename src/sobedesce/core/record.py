@@ -80,13 +80,35 @@ def _fail(where: str, message: str) -> RecordFormatError:
     return RecordFormatError(f"{where}: {message}" if where else message)
 
 
+MAX_NUMBER = 10**9
+"""The largest size of a score or of a number in a rule set that a record may hold.  Real
+scores stay within a few hundred; one of hundreds of digits was read, and its match's riscos
+(a share of the losers' scores, a float) could not be computed: an ``OverflowError``."""
+
+
+def _number(value: int) -> str:
+    """``value`` for a message: a number of many digits by its size, not its hundreds of digits."""
+    digits = len(str(abs(value)))
+    return str(value) if digits <= 20 else f"{'-' if value < 0 else ''}a number of {digits} digits"
+
+
 def _int(value: object, where: str, low: int | None = None, high: int | None = None) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
         raise _fail(where, f"must be a whole number, not {json.dumps(value)}")
     if (low is not None and value < low) or (high is not None and value > high):
         bounds = f"{low} to {high}" if high is not None else f"at least {low}"
-        raise _fail(where, f"must be {bounds}, not {value}")
+        raise _fail(where, f"must be {bounds}, not {_number(value)}")
     return value
+
+
+def _check_rule_numbers(spec: object) -> None:
+    """Refuse a rule set's whole numbers beyond :data:`MAX_NUMBER` in size (the rule set itself
+    checks everything else about them)."""
+    if not isinstance(spec, dict):
+        return
+    for key, value in spec.items():
+        if isinstance(value, int) and not isinstance(value, bool):
+            _int(value, f"rules.{key}", -MAX_NUMBER, MAX_NUMBER)
 
 
 def _list(value: object, where: str) -> list[Any]:
@@ -218,6 +240,7 @@ def _parse(text: str | IO[str]) -> tuple[Match, list[_RoundData]]:
     unknown = sorted(set(data) - known)
     if unknown:
         raise _fail("", f"unknown field {unknown[0]!r}")
+    _check_rule_numbers(data.get("rules"))
     try:
         rules = Rules.from_spec(data.get("rules"))
     except RulesError as error:
@@ -232,7 +255,7 @@ def _parse(text: str | IO[str]) -> tuple[Match, list[_RoundData]]:
         raw_scores = _list(data["scores"], "scores")
         if len(raw_scores) != 4:
             raise _fail("scores", "must hold four scores")
-        scores = [_int(s, f"scores[{i}]") for i, s in enumerate(raw_scores)]
+        scores = [_int(s, f"scores[{i}]", -MAX_NUMBER, MAX_NUMBER) for i, s in enumerate(raw_scores)]
     streaks = None
     if data.get("sat_out_before") is not None:
         raw_streaks = _list(data["sat_out_before"], "sat_out_before")
