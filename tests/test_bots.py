@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from sobedesce.bots import BOTS, LEVEL_DEADLINE, LEVELS, OracleSeat, make_bot
+from sobedesce.bots import BOTS, LEVEL_DEADLINE, LEVELS, OracleSeat, StrongBot, make_bot
 from sobedesce.bots._search import exchange_candidates, sample_exchange_worlds, screen_exchange
 from sobedesce.bots._sim import PlayState
 from sobedesce.bots.basic import exchange_action
@@ -93,6 +93,14 @@ def test_settings_in_the_name() -> None:
         make_bot("strong:deadline=0")
     with pytest.raises(ValueError, match="batch must be at least 1"):
         make_bot("strong:batch=-1")
+    # NaN passed every check (each comparison with it is false): a deadline never out.
+    for setting in ("deadline=nan", "time_limit=inf", "rivalry=nan", "sit_out_cost=-inf"):
+        with pytest.raises(ValueError, match=rf"bad settings for bot 'strong': {setting}"):
+            make_bot(f"strong:{setting}")
+    with pytest.raises(ValueError, match="deadline must be positive seconds or none, not nan"):
+        StrongBot(deadline=math.nan)
+    with pytest.raises(ValueError, match="rivalry must be a finite number, not inf"):
+        StrongBot(rivalry=math.inf)
     with pytest.raises(ValueError, match="cannot keep a deadline"):
         make_bot("strong:batch=0:deadline=0.5")
     with pytest.raises(ValueError, match="keep_mediocre is a chance"):

@@ -9,6 +9,7 @@ from __future__ import annotations
 import importlib
 import importlib.metadata
 import inspect
+import math
 import re
 from collections.abc import Callable
 from typing import Any
@@ -259,7 +260,9 @@ def _value(text: str) -> Any:
         return None
     for kind in (int, float):
         try:
-            return kind(text)
+            number = kind(text)
         except ValueError:
-            pass
+            continue
+        # nan and inf are not numbers a setting can mean: kept as words, refused as such.
+        return number if math.isfinite(number) else text
     return text

@@ -46,6 +46,7 @@ a run with it is still reproducible by seed.
 
 from __future__ import annotations
 
+import math
 import random
 import time
 from collections.abc import Callable, Sequence
@@ -110,10 +111,14 @@ class StrongBot:
         for setting, value in budgets.items():
             if value < 1:
                 raise ValueError(f"{setting} must be at least 1, not {value}")
-        if time_limit is not None and time_limit <= 0:
-            raise ValueError(f"time_limit must be positive seconds or none, not {time_limit}")
-        if deadline is not None and deadline <= 0:
-            raise ValueError(f"deadline must be positive seconds or none, not {deadline}")
+        # ``not x > 0`` and ``isfinite``: a NaN passed ``x <= 0`` and every comparison after it
+        # was false (a deadline of NaN was never out; a rivalry of NaN valued every option alike).
+        for setting, seconds in {"time_limit": time_limit, "deadline": deadline}.items():
+            if seconds is not None and not (seconds > 0 and math.isfinite(seconds)):
+                raise ValueError(f"{setting} must be positive seconds or none, not {seconds}")
+        for setting, weight in {"rivalry": rivalry, "sit_out_cost": sit_out_cost, "equity": equity}.items():
+            if not math.isfinite(weight):
+                raise ValueError(f"{setting} must be a finite number, not {weight}")
         if batch < 0:
             raise ValueError(f"batch must be at least 1 (or 0: every sample at once), not {batch}")
         if batch == 0 and deadline is not None:
