@@ -993,6 +993,7 @@ def test_a_double_click_on_save_name_leaves_no_stale_error(browser: Browser, ser
     with ws.expect_event("framereceived", predicate=lambda data: json.loads(data).get("type") == "tables"):
         page.click("[data-key=refresh]")
     page.click("[data-key=other-name]")
+    page.click("#forget-yes")
     expect(page.locator("#name")).to_be_visible()
     expect(page.locator("#name-form .problem")).to_have_count(0)
     page.context.close()
@@ -1525,3 +1526,28 @@ def test_the_limits_of_an_address_are_said_where_the_name_or_table_was_asked(bro
         expect(second.locator("#play-now")).to_be_enabled()
         for page in (first, second, third):
             page.context.close()
+
+
+# -- 33. "Use another name" asks before the name is forgotten -----------------------------------
+
+
+def test_use_another_name_asks_before_forgetting_the_name(browser: Browser, server: str) -> None:
+    # One click forgot the person's token: the name (and its ranking) could never be had
+    # again, by anyone.  It now asks, and "Keep" changes nothing.
+    page = new_page(browser, viewport={"width": 1280, "height": 800})
+    page.goto(server)
+    name = person()
+    register(page, name)
+    token = page.evaluate("JSON.parse(localStorage.getItem('sobedesce.player')).token")
+    page.click("[data-key=other-name]")
+    expect(page.locator("#forget-ask")).to_contain_text(f"Forget {name} on this browser?")
+    expect(page.locator("#forget-no")).to_be_focused()
+    page.keyboard.press("Enter")
+    expect(page.locator("#playing-as")).to_contain_text(name)
+    expect(page.locator("#forget-ask")).to_have_count(0)
+    assert page.evaluate("JSON.parse(localStorage.getItem('sobedesce.player')).token") == token
+    page.click("[data-key=other-name]")
+    page.click("#forget-yes")
+    expect(page.locator("#name")).to_be_visible()
+    assert page.evaluate("localStorage.getItem('sobedesce.player')") is None
+    page.context.close()

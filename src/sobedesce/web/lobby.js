@@ -341,7 +341,7 @@ export function renderLobby(app) {
         { class: "panel who" },
         h("p", { id: "playing-as" }, t("playing_as", { name: app.player.name })),
         back && h("a", { class: "button", href: `#/table/${back}`, "data-key": "back-to-table", id: "back-to-table" }, t("back_to_table")),
-        h("button", { type: "button", class: "link", "data-key": "other-name", onclick: forgetPlayer }, t("other_name")),
+        forgetting ? forgetQuestion(app) : h("button", { type: "button", class: "link", "data-key": "other-name", onclick: askToForget }, t("other_name")),
       ),
       h("div", { class: "lobby-grid" }, quickPanel(app), createPanel(app)),
     );
@@ -352,5 +352,32 @@ export function renderLobby(app) {
 
 // Where focus goes when the element that had it is gone (the name form once registered).
 export function lobbyFocus(app) {
+  if (app.player?.token && forgetting) return document.getElementById("forget-no");
   return document.getElementById(app.player?.token ? "play-now" : "name");
+}
+
+// "Use another name" asks first: the token forgotten, the name is nobody's to take again (the
+// server keeps it, with its ranking, for the person who held it), so one click lost them.
+let forgetting = false;
+
+function askToForget() {
+  forgetting = true;
+  render();
+}
+
+function forgetQuestion(app) {
+  const name = playerName(app.player.name);
+  const answer = (forget) => () => {
+    forgetting = false;
+    if (forget) forgetPlayer();
+    else render();
+  };
+  return h(
+    "div",
+    { class: "forget", role: "group", "aria-labelledby": "forget-ask" },
+    h("p", { id: "forget-ask" }, t("forget_ask", { name })),
+    h("button", { type: "button", id: "forget-yes", "data-key": "forget-yes", onclick: answer(true) }, t("forget_yes", { name })),
+    " ",
+    h("button", { type: "button", class: "primary", id: "forget-no", "data-key": "forget-no", onclick: answer(false) }, t("forget_no", { name })),
+  );
 }
