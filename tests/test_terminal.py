@@ -38,6 +38,7 @@ from sobedesce.core import (
 )
 from sobedesce.table import Event, level_of_name, save_atomically
 from sobedesce.terminal import Command, InputError, TableDriver, parse_input, resolve_bot
+from sobedesce.terminal.app import LineReader, Resized
 from sobedesce.terminal.render import (
     MAX_LINES,
     describe_event,
@@ -1188,31 +1189,40 @@ def test_a_hint_too_long_for_the_window_gets_a_page_of_its_own() -> None:
     assert "Your hand" in shown and not any(p.startswith("Press Enter to return") for _, p in wide)
 
 
-def test_a_resize_interrupts_the_wait_for_a_line_and_keeps_what_was_typed() -> None:
-    import signal
+def _interrupted_by(reader: LineReader, signum: int, master: int) -> None:
+    """Send ``signum`` to this process until ``reader.readline()`` ends with ``Resized``; after
+    10 s of them, a line, so that a reader deaf to the signal ends (and the test fails)."""
     import threading
 
-    from sobedesce.terminal.app import LineReader, Resized
+    done = threading.Event()
+
+    def signal_until_done() -> None:
+        for _ in range(200):
+            if done.wait(0.05):
+                return
+            os.kill(os.getpid(), signum)
+        os.write(master, b"not interrupted\n")
+
+    thread = threading.Thread(target=signal_until_done)
+    thread.start()
+    try:
+        with pytest.raises(Resized):
+            reader.readline()
+    finally:
+        done.set()
+        thread.join()
+
+
+def test_a_resize_interrupts_the_wait_for_a_line_and_keeps_what_was_typed() -> None:
+    import signal
 
     master, slave = os.openpty()
-    done = threading.Event()
     before = signal.getsignal(signal.SIGWINCH)
-
-    def resize_until_done() -> None:  # the window is dragged until the reader has noticed
-        while not done.wait(0.05):
-            os.kill(os.getpid(), signal.SIGWINCH)
 
     try:
         reader = LineReader(slave, watch_resize=True)
         os.write(master, b"7")
-        thread = threading.Thread(target=resize_until_done)
-        thread.start()
-        try:
-            with pytest.raises(Resized):
-                reader.readline()
-        finally:
-            done.set()
-            thread.join()
+        _interrupted_by(reader, signal.SIGWINCH, master)  # the window dragged until the reader notices
         os.write(master, b"h\n")
         assert reader.readline() == "7h"
         # A resize between two waits is not lost: the next wait says so at once.
@@ -1511,31 +1521,13 @@ def test_the_screen_is_drawn_again_after_ctrl_z_and_fg() -> None:
     prompt had scrolled away under the shell's lines and the person typed blind.  Continuing
     (``SIGCONT``) now ends the wait like a resize: the screen is drawn again."""
     import signal
-    import threading
-
-    from sobedesce.terminal.app import LineReader, Resized
 
     master, slave = os.openpty()
-    done = threading.Event()
     before = signal.getsignal(signal.SIGCONT)
-
-    def continue_until_done() -> None:
-        for _ in range(200):  # 10 s of fg's at most: then a line, so that a reader deaf to them ends
-            if done.wait(0.05):
-                return
-            os.kill(os.getpid(), signal.SIGCONT)
-        os.write(master, b"not drawn again\n")
 
     try:
         reader = LineReader(slave, watch_resize=True)
-        thread = threading.Thread(target=continue_until_done)
-        thread.start()
-        try:
-            with pytest.raises(Resized):
-                reader.readline()
-        finally:
-            done.set()
-            thread.join()
+        _interrupted_by(reader, signal.SIGCONT, master)
         os.write(master, b"7h\n")
         assert reader.readline() == "7h"
         reader.close()
