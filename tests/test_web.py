@@ -1551,3 +1551,25 @@ def test_use_another_name_asks_before_forgetting_the_name(browser: Browser, serv
     expect(page.locator("#name")).to_be_visible()
     assert page.evaluate("localStorage.getItem('sobedesce.player')") is None
     page.context.close()
+
+
+# -- 34. a public table made for others is in the open tables at once ------------------------------
+
+
+def test_a_public_table_made_for_others_is_listed_at_once(browser: Browser, server: str) -> None:
+    # Made with no seat for you, it showed in "Open tables" only at the lobby's next refresh,
+    # up to 10 s later: the page now asks for the list as soon as the table is made.  The
+    # page's timers of 10 s and more (the refresh, the ping) are never started, so the list
+    # never comes on its own.
+    page = new_page(browser, viewport={"width": 1280, "height": 800})
+    page.context.add_init_script(
+        "const every = window.setInterval;"
+        " window.setInterval = (run, ms, ...args) => (ms >= 10000 ? 0 : every(run, ms, ...args));"
+    )
+    page.goto(server)
+    register(page, person())
+    _create(page, ["open", "easy", "easy", "easy"])
+    expect(page.locator("#create .created")).to_contain_text("with no seat for you")
+    table_id = json.loads(page.evaluate("sessionStorage.getItem('sobedesce.created')"))["id"]
+    expect(page.locator(f"#tables [data-table='{table_id}']")).to_be_visible()
+    page.context.close()

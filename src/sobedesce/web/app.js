@@ -274,6 +274,8 @@ const handlers = {
       return;
     }
     setCreated(table);
+    // A public one is in the open tables now: asked at once, not at the next refresh (10 s).
+    if (!table.private) send({ type: "list" });
     render();
   },
   joined(message) {
