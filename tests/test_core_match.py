@@ -157,6 +157,13 @@ def test_copy_is_independent() -> None:
         ({"scores": [20, "20", 20, 20]}, TypeError, r"^scores\[1\]: must be a whole number, not '20'"),
         ({"scores": [20, 20, 20.0, 20]}, TypeError, r"^scores\[2\]: must be a whole number"),
         ({"scores": 20}, TypeError, r"^scores: must hold four scores"),
+        # Of hundreds of digits, the match's riscos (a float share of the scores) overflowed.
+        (
+            {"scores": [20, 10**400, 20, 20]},
+            ValueError,
+            r"^scores\[1\]: must be -1000000000 to 1000000000, not a number of 401 digits$",
+        ),
+        ({"scores": [-(10**9) - 1, 20, 20, 20]}, ValueError, r"^scores\[0\]: must be -1000000000 to 1000000000"),
         ({"sat_out_before": [0, -1, 0, 0]}, ValueError, r"^sat_out_before\[1\]: must be 0 to 2, not -1$"),
         ({"sat_out_before": [0, 0, 0, 5]}, ValueError, r"^sat_out_before\[3\]: must be 0 to 2, not 5$"),
         ({"sat_out_before": [0, 0, 0]}, ValueError, r"^sat_out_before: must hold four counts"),
@@ -286,10 +293,19 @@ def test_rules_made_directly_are_checked_as_from_spec_checks_them() -> None:
         ({"min_discard": 9}, r"^rules need 0 <= min_discard <= max_discard <= 5$"),
         ({"min_discard": 3, "max_discard": 2}, r"^rules need 0 <= min_discard <= max_discard <= 5$"),
         ({"max_discard": 6}, r"^rules need 0 <= min_discard <= max_discard <= 5$"),
-        ({"no_trick_penalty": -5}, r"^rules\.no_trick_penalty must be a whole number >= 0$"),
-        ({"start_score": "20"}, r"^rules\.start_score must be a whole number >= 0$|int object expected"),
+        ({"no_trick_penalty": -5}, r"^rules\.no_trick_penalty must be a whole number 0 to 1000000000$"),
+        ({"start_score": "20"}, r"^rules\.start_score must be a whole number 0 to 1000000000$|int object expected"),
+        # Of hundreds of digits, its match's riscos (a float share of the scores) overflowed.
+        ({"doubled_multiplier": 10**400}, r"^rules\.doubled_multiplier must be a whole number 0 to 1000000000$"),
         ({"turn_up_allowed": 1}, r"^rules\.turn_up_allowed must be true or false$|bool object expected"),
-        ({"must_play_at_or_below": 2.5}, r"^rules\.must_play_at_or_below must be a whole number or null$|int or None"),
+        (
+            {"must_play_at_or_below": 2.5},
+            r"^rules\.must_play_at_or_below must be a whole number -1000000000 to 1000000000, or null$|int or None",
+        ),
+        (
+            {"must_play_at_or_below": -(10**10)},
+            r"^rules\.must_play_at_or_below must be a whole number -1000000000 to 1000000000, or null$",
+        ),
         ({"doubled_suit": "C"}, r"^rules\.doubled_suit must be a Suit or None \(from_spec reads a letter\), not 'C'$"),
         ({"all_play_suit": 1}, r"^rules\.all_play_suit must be a Suit or None"),
         ({"direction": "up"}, r'^rules\.direction must be "clockwise" or "counter-clockwise"$'),

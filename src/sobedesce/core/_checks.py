@@ -23,6 +23,11 @@ from __future__ import annotations
 import operator
 from collections.abc import Sequence
 
+LARGEST = 10**9
+"""The largest size of a score, or of a number in a rule set.  Real scores stay within a few
+hundred; one of hundreds of digits was taken, and its match's riscos (a share of the losers'
+scores, a float) could not be computed: an ``OverflowError``."""
+
 CARD_NOTE = "an int 0-39 from the core's card functions"
 SUIT_NOTE = "a Suit, or an int 0-3"
 
@@ -49,8 +54,16 @@ def whole_numbers(name: str, values: object, what: str, *, length: int = 4, size
         if isinstance(value, bool) or not isinstance(value, int):
             raise TypeError(f"{name}[{i}]: must be a whole number, not {value!r}")
         if size is not None and not 0 <= value < size:
-            raise ValueError(f"{name}[{i}]: must be 0 to {size - 1}, not {value}")
+            raise ValueError(f"{name}[{i}]: must be 0 to {size - 1}, not {number_text(value)}")
+        if size is None and not -LARGEST <= value <= LARGEST:
+            raise ValueError(f"{name}[{i}]: must be {-LARGEST} to {LARGEST}, not {number_text(value)}")
     return tuple([int(value) for value in values])
+
+
+def number_text(value: int) -> str:
+    """``value`` for a message: a number of many digits by its size, not its hundreds of digits."""
+    digits = len(str(abs(value)))
+    return str(value) if digits <= 20 else f"{'-' if value < 0 else ''}a number of {digits} digits"
 
 
 def integer(value: object) -> int | None:

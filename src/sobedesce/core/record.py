@@ -18,6 +18,7 @@ from __future__ import annotations
 import json
 from typing import IO, Any
 
+from . import _checks
 from .actions import (
     SIT_OUT,
     TRUMP_ACTIONS,
@@ -80,16 +81,9 @@ def _fail(where: str, message: str) -> RecordFormatError:
     return RecordFormatError(f"{where}: {message}" if where else message)
 
 
-MAX_NUMBER = 10**9
-"""The largest size of a score or of a number in a rule set that a record may hold.  Real
-scores stay within a few hundred; one of hundreds of digits was read, and its match's riscos
-(a share of the losers' scores, a float) could not be computed: an ``OverflowError``."""
-
-
-def _number(value: int) -> str:
-    """``value`` for a message: a number of many digits by its size, not its hundreds of digits."""
-    digits = len(str(abs(value)))
-    return str(value) if digits <= 20 else f"{'-' if value < 0 else ''}a number of {digits} digits"
+MAX_NUMBER = _checks.LARGEST
+"""The largest size of a score or of a number in a rule set that a record may hold (as the
+core's constructors take: real scores stay within a few hundred)."""
 
 
 def _int(value: object, where: str, low: int | None = None, high: int | None = None) -> int:
@@ -97,7 +91,7 @@ def _int(value: object, where: str, low: int | None = None, high: int | None = N
         raise _fail(where, f"must be a whole number, not {json.dumps(value)}")
     if (low is not None and value < low) or (high is not None and value > high):
         bounds = f"{low} to {high}" if high is not None else f"at least {low}"
-        raise _fail(where, f"must be {bounds}, not {_number(value)}")
+        raise _fail(where, f"must be {bounds}, not {_checks.number_text(value)}")
     return value
 
 

@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Final, Literal
 
+from ._checks import LARGEST
 from .cards import Suit
 
 __all__ = ["CLASSIC", "PRESETS", "Rules", "RulesError", "TABLE", "find_rules"]
@@ -158,12 +159,14 @@ def _check_setting(key: str, value: object) -> object:
             raise RulesError(f"rules.{key} must be true or false")
         return value
     if key in _INT_SETTINGS:
-        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-            raise RulesError(f"rules.{key} must be a whole number >= 0")
+        if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= LARGEST:
+            raise RulesError(f"rules.{key} must be a whole number 0 to {LARGEST}")
         return value
     if key == "must_play_at_or_below":
-        if value is not None and (isinstance(value, bool) or not isinstance(value, int)):
-            raise RulesError(f"rules.{key} must be a whole number or null")
+        if value is not None and (
+            isinstance(value, bool) or not isinstance(value, int) or not -LARGEST <= value <= LARGEST
+        ):
+            raise RulesError(f"rules.{key} must be a whole number {-LARGEST} to {LARGEST}, or null")
         return value
     if key in _SUIT_SETTINGS:
         if value is None:
