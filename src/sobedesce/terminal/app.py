@@ -18,7 +18,7 @@ from collections import deque
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from rich.cells import cell_len
+from rich.cells import chop_cells
 from rich.console import Console
 from rich.text import Text
 
@@ -188,21 +188,6 @@ def console_reader(console: Console) -> Callable[[str], str]:
     if fd is None:
         return lambda prompt: console.input(prompt, markup=False)
     return _ConsoleReader(console, fd)
-
-
-def _cut_at_width(text: str, width: int) -> list[Text]:
-    """``text`` in lines of ``width`` cells, cut wherever the edge falls (not at its spaces):
-    a command wider than the window reads as it does when the terminal wraps it."""
-    lines: list[Text] = []
-    line, cells = "", 0
-    for char in text:
-        size = cell_len(char)
-        if line and cells + size > width:
-            lines.append(Text(line))
-            line, cells = "", 0
-        line += char
-        cells += size
-    return [*lines, Text(line)]
 
 
 class _Quit(Exception):
@@ -536,8 +521,10 @@ class TerminalTable:
             elif driver.save_path:
                 lines.append(Text(""))
                 lines.append(Text("The record is saved; replay it with:"))
-                # A command to copy: on a line of its own, cut only where the window's edge is.
-                lines += _cut_at_width(f"sobedesce replay {shlex.quote(driver.save_path)}", width)
+                # A command to copy: on a line of its own, cut only where the window's edge is
+                # (not at its spaces), as the terminal would wrap it.
+                command = f"sobedesce replay {shlex.quote(driver.save_path)}"
+                lines += [Text(part) for part in chop_cells(command, width)]
             return lines
 
         index = 0
