@@ -404,7 +404,9 @@ def create_app(
         try:
             await tables().read(store.ping)
         except StoreError as error:
-            return JSONResponse({"status": "error", "store": str(error)}, status_code=503)
+            # The reason names the database's host: the log has it, the public answer does not.
+            log.warning("health check: the store failed: %s", error)
+            return JSONResponse({"status": "error", "store": "unavailable"}, status_code=503)
         answer: dict[str, Any] = {"status": "ok", "store": "ok", "tables_in_play": tables().in_play()}
         answer["tables_in_memory"] = tables().in_memory()
         joined = member()
@@ -412,7 +414,8 @@ def create_app(
             try:
                 await joined.bus.ping()
             except BusError as error:
-                return JSONResponse({"status": "error", "store": "ok", "bus": str(error)}, status_code=503)
+                log.warning("health check: the bus failed: %s", error)
+                return JSONResponse({"status": "error", "store": "ok", "bus": "unavailable"}, status_code=503)
             answer |= {"bus": "ok", "process": joined.node}
         return JSONResponse(answer)
 
