@@ -148,6 +148,7 @@ class ServerProcess:
         self.proc: subprocess.Popen[str] | None = None
         self.base = ""
         self.first_line = ""
+        self.last_output = ""
         self.starts = 0
 
     @property
@@ -219,16 +220,19 @@ class ServerProcess:
             self.proc.send_signal(signal.SIGKILL)
         self._reap()
 
-    def stop(self) -> None:
-        """Stop as Ctrl-C does; SIGKILL if it does not stop within the timeout."""
+    def stop(self, sig: int = signal.SIGINT) -> None:
+        """Stop as Ctrl-C does (or a service manager, with SIGTERM); SIGKILL if it does not stop
+        within the timeout.  What it wrote after its first line is kept in ``last_output``."""
         if self.proc is not None and self.proc.poll() is None:
             if self.proc.stdin is not None:
                 self.proc.stdin.close()  # a gated store waiting for a line goes on
-            self.proc.send_signal(signal.SIGINT)
+            self.proc.send_signal(sig)
             try:
                 self.proc.wait(TIMEOUT)
             except subprocess.TimeoutExpired:
                 self.proc.kill()
+            if self.proc.stdout is not None and not self.proc.stdout.closed:
+                self.last_output = self.proc.stdout.read()
         self._reap()
 
     def _reap(self) -> None:

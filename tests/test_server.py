@@ -12,6 +12,7 @@ import asyncio
 import contextlib
 import json
 import random
+import signal
 import unicodedata
 import uuid
 from collections.abc import Callable, Iterator
@@ -556,6 +557,37 @@ def test_a_killed_server_resumes_the_match_where_it_was(db_server: MakeServer) -
     replay = check_record(server, table["match_id"], [back])
     # What the first connection was told before the kill agrees with the finished record too.
     assert replay.check_client(person) > 0
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM], ids=["ctrl-c", "sigterm"])
+def test_a_stopped_server_says_so_and_resumes_the_match(make_server: MakeServer, sig: int) -> None:
+    """Ctrl-C, or a service manager's SIGTERM: a clean stop (exit 0, the last line says what is
+    stored), and the match goes on where it was.  SIGTERM used to end the process by the
+    signal itself (exit 143) before that line, since uvicorn raises it again once it has
+    shut down."""
+    server = make_server()
+    rng = random.Random("stop")
+
+    async def before() -> GameClient:
+        person = await GameClient.person(server, "ana")
+        await person.quick("table", "easy")
+        await person.play(rng, stop=mid_trick)
+        return person
+
+    person = run(before())
+    assert person.v is not None and person.state is not None
+    server.stop(sig)
+    assert server.proc is not None and server.proc.returncode == 0, server.stderr_text()
+    assert server.last_output.strip().splitlines()[-1] == "Stopped; every decision is stored."
+    server.start()
+
+    async def after() -> None:
+        back = await GameClient.person(server, "ana2", token=person.token)
+        await back.join(person.table)
+        assert back.last_sync["type"] == "snapshot" and back.last_sync["v"] == person.v
+        assert back.last_sync["state"] == person.state
+
+    run(after())
 
 
 # -- bad input -------------------------------------------------------------------------------

@@ -6,8 +6,11 @@ import argparse
 import gc
 import math
 import os
+import signal
 import socket
 import sys
+from collections.abc import Callable
+from types import FrameType
 from typing import Any
 
 DEFAULT_DATA = os.path.join(".", "sobedesce-data")
@@ -184,9 +187,27 @@ def run(args: argparse.Namespace) -> int:
     # long as the process: out of the cyclic collector's sight, its full collections scan only
     # what the tables in play allocate.
     gc.freeze()
-    server.run(sockets=[sock])
+    # uvicorn shuts down on Ctrl-C or SIGTERM, then raises the signal again for the handler it
+    # found: that one lets this function say what is stored and end with 0, as a stop asked
+    # for is.  (Before, Ctrl-C ended with "interrupted" and 130, SIGTERM with the signal.)
+    previous = {sig: signal.signal(sig, _stopping(server)) for sig in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        server.run(sockets=[sock])
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
     print("Stopped; every decision is stored.", flush=True)
     return 0
+
+
+def _stopping(server: Any) -> Callable[[int, FrameType | None], None]:
+    def handler(sig: int, frame: FrameType | None) -> None:
+        # Raised again by uvicorn once it has stopped: nothing left to do.  A signal before
+        # uvicorn listens for them (while the event loop starts) stops the start.
+        if not server.should_exit:
+            raise KeyboardInterrupt
+
+    return handler
 
 
 def _redis_shown(url: str) -> str:
