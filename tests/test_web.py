@@ -881,6 +881,15 @@ def test_name_rules_as_the_server_keeps_them(browser: Browser, server: str) -> N
     )
     # Only the word "Bot" is kept for the bots: Botelho is a name like any other.
     expect(page.locator("#name-help")).to_contain_text("the word “Bot”")
+    # The server counts characters; the box counted UTF-16 units, so a name with emoji (two
+    # units each) was cut short as it was typed, at 12 of them.
+    for long in ("x" * 25, "x" * 300):
+        page.fill("#name", long)
+        page.click("#name-form button[type=submit]")
+        expect(page.locator("#name-form .problem")).to_have_text("A name has at most 24 characters.")
+    emoji = f"{random.randrange(10**6):06d}" + "\U0001f0a1" * 18
+    page.fill("#name", emoji)
+    assert page.input_value("#name") == emoji
     page.fill("#name", f"Botelho{random.randrange(10**6)}")
     page.click("#name-form button[type=submit]")
     expect(page.locator("#playing-as")).to_contain_text("Botelho")

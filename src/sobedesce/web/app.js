@@ -162,11 +162,20 @@ function onOpen() {
 
 // A name chosen while the connection is not open (a slow start, a drop) is not lost: it
 // waits for the connection and goes out from `onOpen`, until the server answers it.
+const NAME_MAX = 24; // the server's tables.NAME_MAX
+
 export function register(name) {
   // The same name again before the server has answered (a double click): it would come back
   // "taken", by this very page, and the message would wait on the next name form.
   if (app.lobby.pendingName === name && app.connection.status === "open") return;
   app.lobby.nameError = null;
+  // Counted as the server counts (characters, spaces run together, composed): a name pasted
+  // past the message's 200 characters came back as a message the server could not read.
+  if ([...name.split(/\s+/).join(" ").normalize("NFC")].length > NAME_MAX) {
+    app.lobby.nameError = () => t("err_name_long", { n: NAME_MAX });
+    render();
+    return;
+  }
   app.lobby.pendingName = name;
   send({ type: "hello", name });
   render();

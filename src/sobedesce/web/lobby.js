@@ -30,7 +30,8 @@ export function nameForm(app) {
     name: "name",
     "data-key": "name",
     autocomplete: "nickname",
-    maxlength: 24,
+    // No maxlength: it counts UTF-16 units, so it cut a name of emoji at half the server's 24
+    // characters; a longer name is refused by the server, in words.
     required: true,
     "aria-describedby": "name-help",
     value: choices.name ?? app.player?.name ?? "",
