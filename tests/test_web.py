@@ -896,6 +896,33 @@ def test_name_rules_as_the_server_keeps_them(browser: Browser, server: str) -> N
     page.context.close()
 
 
+def test_a_list_being_chosen_from_is_not_drawn_again_as_the_open_tables_change(browser: Browser, server: str) -> None:
+    # The lobby was drawn anew whenever the open tables changed, and the header on every
+    # drawing: a seat's list of choices, or the animations', open under the pointer closed.
+    # Now the open tables draw their own panel, and the header's list is made once.
+    page = new_page(browser, viewport={"width": 1280, "height": 800})
+    page.goto(server)
+    register(page, person())
+    page.focus("#seat2")
+    page.evaluate(
+        "document.getElementById('seat2').dataset.mark = 'same';"
+        " document.getElementById('speed').options[0].dataset.mark = 'same'"
+    )
+    other = person()
+    with connect(server.replace("http", "ws", 1) + "ws") as ws:
+        ws.send(json.dumps({"type": "hello", "name": other}))
+        assert json.loads(ws.recv(timeout=TIMEOUT_MS / 1000))["type"] == "welcome"
+        ws.send(json.dumps({"type": "create", "rules": "table", "seats": ["you", "open", "easy", "easy"]}))
+        while json.loads(ws.recv(timeout=TIMEOUT_MS / 1000))["type"] != "joined":
+            pass
+        # Asked every 10 s by the page: the new table comes in while the list is being chosen from.
+        expect(page.locator("#tables li", has_text=other)).to_be_visible()
+    expect(page.locator("#seat2")).to_have_attribute("data-mark", "same")
+    assert page.evaluate("document.activeElement.id") == "seat2"
+    expect(page.locator("#speed option").first).to_have_attribute("data-mark", "same")
+    page.context.close()
+
+
 def test_create_table_button_on_its_own_line(browser: Browser, server: str) -> None:
     # In Portuguese the "private" box is short enough that "Criar mesa" sat beside it, the
     # two squeezed on one line, unlike every other form of the lobby.

@@ -4,7 +4,7 @@
 
 import { h } from "./cards.js";
 import { language, setLanguage, t } from "./i18n.js";
-import { lobbyFocus, renderLobby } from "./lobby.js";
+import { lobbyFocus, redrawPanel, renderLobby } from "./lobby.js";
 import { errorText, words } from "./messages.js";
 import { Connection } from "./net.js";
 import { renderHistory, renderReplay } from "./replay.js";
@@ -329,7 +329,7 @@ const handlers = {
     // a seat's list of choices the person had open, every 10 s.
     if (JSON.stringify(message.tables) === JSON.stringify(app.lobby.tables)) return;
     app.lobby.tables = message.tables;
-    render();
+    redrawPanel("tables");
   },
   left() {
     const table = app.table;
@@ -506,9 +506,13 @@ function renderHeader() {
   lang.setAttribute("lang", language() === "en" ? "pt" : "en");
   const speed = document.getElementById("speed");
   document.getElementById("speed-label").textContent = t("speed");
-  speed.replaceChildren(
-    ...Object.keys(SPEEDS).map((key) => h("option", { value: key, selected: key === app.speed }, t(`speed_${key}`))),
-  );
+  // Its options are made again only when their words change (the language): replaced on every
+  // drawing, as the table's events came in, an open list of them closed under the pointer.
+  const words = Object.keys(SPEEDS).map((key) => t(`speed_${key}`));
+  if ([...speed.options].map((option) => option.textContent).join("\n") !== words.join("\n")) {
+    speed.replaceChildren(...Object.keys(SPEEDS).map((key, i) => h("option", { value: key }, words[i])));
+  }
+  speed.value = app.speed;
   document.documentElement.dataset.motion = app.speed;
   const conn = document.getElementById("conn");
   const { status, seconds } = app.connection;

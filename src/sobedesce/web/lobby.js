@@ -266,7 +266,24 @@ function tablesPanel(app) {
 async function loadLeaderboard(among) {
   const response = await fetch(`/api/leaderboard?among=${among}`);
   leaderboards[among] = response.ok ? await response.json() : [];
-  render();
+  redrawPanel("leaderboard");
+}
+
+// What comes in by itself (the open tables, the leaderboard) draws its own panel again, not
+// the lobby: drawn anew, the table form's list of choices that the person had open closed
+// under the pointer, and what they had half chosen lost its focus.
+export function redrawPanel(id) {
+  const old = document.getElementById(id);
+  const app = lobbyApp;
+  if (!old || app?.route.page !== "lobby") {
+    render();
+    return;
+  }
+  const active = document.activeElement;
+  const focused = old.contains(active) ? active.dataset?.key : null;
+  const fresh = { tables: tablesPanel, leaderboard: leaderboardPanel }[id](app);
+  old.replaceWith(fresh);
+  if (focused) fresh.querySelector(`[data-key="${CSS.escape(focused)}"]`)?.focus({ preventScroll: true });
 }
 
 function leaderboardPanel(app) {
@@ -329,7 +346,10 @@ function leaderboardPanel(app) {
   );
 }
 
+let lobbyApp = null;
+
 export function renderLobby(app) {
+  lobbyApp = app;
   const back = localStorage.getItem("sobedesce.table");
   const parts = [h("h1", { class: "page-title" }, t("title"), h("small", {}, t("tagline")))];
   if (app.notice) parts.push(h("p", { class: "notice", role: "status" }, words(app.notice)));
