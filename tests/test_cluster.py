@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+import json
 import random
 import signal
 import threading
@@ -178,6 +179,37 @@ def test_four_clients_on_two_processes_play_a_whole_match_and_see_one_lobby(grou
 
 killed_at: list[tuple[str, int, int]] = []
 """The table, the version the spectator had seen and the lease's epoch when the owner was killed."""
+
+
+def test_a_table_that_is_starting_stays_in_the_lobby(group: Cluster) -> None:
+    """A table's last seat is stored before its start: between the two writes the store holds
+    an open table with no open seat, and the lobby of a process, which reads the store, left it
+    out (the whole-match test above found its table missing from the list, now and then, under
+    load).  The store is put in that state here, as the last join leaves it."""
+    a, b = group.start(2)
+
+    async def scenario() -> str:
+        host = await person(a, "host", [])
+        table = await host.create(["you", "open", "easy", "easy"])
+        await host.close()
+        return str(table["id"])
+
+    table_id = run(scenario())
+    engine = sa.create_engine(group.db)
+    try:
+        with engine.begin() as db:
+            seats = json.loads(
+                db.execute(sa.text("SELECT seats FROM tables WHERE id = :id"), {"id": table_id}).scalar_one()
+            )
+            assert [seat["kind"] for seat in seats] == ["person", "open", "bot", "bot"], seats
+            seats[1] = {**seats[0], "name": "late"}
+            db.execute(sa.text("UPDATE tables SET seats = :s WHERE id = :id"), {"s": json.dumps(seats), "id": table_id})
+    finally:
+        engine.dispose()
+    for server in (a, b):
+        with server.http() as http:
+            listed = [t for t in http.get("/api/tables").json() if t["id"] == table_id]
+        assert len(listed) == 1 and listed[0]["status"] == "open", (server.base, listed)
 
 
 def node_of(server: ServerProcess) -> str:

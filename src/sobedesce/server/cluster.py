@@ -183,13 +183,22 @@ class Cluster:
     async def list_tables(self) -> list[dict[str, Any]]:
         """Public tables open or in play, whichever process holds them: the store says which
         exist, their owners what is live (who is connected, spectators)."""
-        rows = [
-            r
-            for r in await self.tables.read(self.tables.store.tables, ("open", "playing"))
-            if not r.private and listed(r.status, [Seat.from_row(s) for s in r.seats])
-        ]
+        rows = [r for r in await self.tables.read(self.tables.store.tables, ("open", "playing")) if not r.private]
         live = await self.bus.tables([r.id for r in rows])
-        return [self._listing(row, live.get(row.id)) for row in rows]
+        return [self._listing(row, live.get(row.id)) for row in rows if self._listed(row, live.get(row.id))]
+
+    @staticmethod
+    def _listed(row: TableRow, live: dict[str, Any] | None) -> bool:
+        """Listed by the store's facts or by its owner's.  The last seat of a table is stored
+        before its start: between the two writes the store holds an open table with no open
+        seat, which by the store alone was left out of the lobby (a table just filled missing
+        from the list it was in a moment before and after), while its owner's last word still
+        has the seat open, or already the match in play."""
+        if listed(row.status, [Seat.from_row(s) for s in row.seats]):
+            return True
+        if live is None:
+            return False
+        return listed(str(live.get("status")), [Seat.from_row(s) for s in live.get("seats", [])])
 
     async def table_info(self, table_id: str) -> dict[str, Any]:
         room = self.tables.rooms.get(table_id)
