@@ -519,17 +519,18 @@ def test_a_match_over_when_the_server_died_is_recorded_when_it_starts_again(make
     assert [entry["match"] for entry in history] == [table["match_id"]]
 
 
+async def at_mid_trick(server: ServerProcess, rules: str, rng: random.Random) -> GameClient:
+    """A person at a quick match against easy bots, played by ``rng`` to the middle of a trick."""
+    person = await GameClient.person(server, "ana")
+    await person.quick(rules, "easy")
+    await person.play(rng, stop=mid_trick)
+    return person
+
+
 def test_a_killed_server_resumes_the_match_where_it_was(db_server: MakeServer) -> None:
     server = db_server()
     rng = random.Random("kill")
-
-    async def before() -> GameClient:
-        person = await GameClient.person(server, "ana")
-        await person.quick("classic", "easy")
-        await person.play(rng, stop=mid_trick)
-        return person
-
-    person = run(before())
+    person = run(at_mid_trick(server, "classic", rng))
     v0, state0 = person.v, person.state
     assert v0 is not None and state0 is not None
     server.kill()
@@ -566,15 +567,7 @@ def test_a_stopped_server_says_so_and_resumes_the_match(make_server: MakeServer,
     signal itself (exit 143) before that line, since uvicorn raises it again once it has
     shut down."""
     server = make_server()
-    rng = random.Random("stop")
-
-    async def before() -> GameClient:
-        person = await GameClient.person(server, "ana")
-        await person.quick("table", "easy")
-        await person.play(rng, stop=mid_trick)
-        return person
-
-    person = run(before())
+    person = run(at_mid_trick(server, "table", random.Random("stop")))
     assert person.v is not None and person.state is not None
     server.stop(sig)
     assert server.proc is not None and server.proc.returncode == 0, server.stderr_text()
