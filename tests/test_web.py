@@ -935,6 +935,25 @@ def test_a_list_being_chosen_from_is_not_drawn_again_as_the_open_tables_change(b
     page.context.close()
 
 
+def test_a_name_written_right_to_left_is_set_apart_in_sentences(browser: Browser, server: str) -> None:
+    # A Hebrew or Arabic name took the words and numbers beside it into its direction: "Round
+    # 1 over: דנה +5, …" showed the +5 on the wrong side.  Each name in a sentence is isolated
+    # (FSI … PDI, invisible), so it keeps its own direction and leaves the sentence its own.
+    name = f"דנה{random.randrange(10**6):06d}"
+    shown = f"\u2068{name}\u2069"
+    page = new_page(browser, viewport={"width": 1280, "height": 800})
+    page.goto(server)
+    register(page, name)
+    assert page.locator("#playing-as").text_content() == f"Playing as {shown}"
+    quick_match(page, "classic", "easy")
+    assert wait_for_turn(page) == "mine"
+    decide(page)
+    lines = page.locator("#log li").all_text_contents()
+    mine = [line for line in lines if name in line]
+    assert mine and all(shown in line for line in mine), lines
+    page.context.close()
+
+
 def test_create_table_button_on_its_own_line(browser: Browser, server: str) -> None:
     # In Portuguese the "private" box is short enough that "Criar mesa" sat beside it, the
     # two squeezed on one line, unlike every other form of the lobby.

@@ -540,8 +540,17 @@ export function setLanguage(next) {
 
 export function t(key, vars = {}) {
   const text = STRINGS[lang][key] ?? STRINGS.en[key] ?? key;
-  return text.replace(/\{(\w+)\}/g, (_, name) => (name in vars ? String(vars[name]) : `{${name}}`));
+  return text.replace(/\{(\w+)\}/g, (_, name) => {
+    if (!(name in vars)) return `{${name}}`;
+    return NAMED.has(name) ? isolate(String(vars[name])) : String(vars[name]);
+  });
 }
+
+// A person's name in a sentence is set apart from it (Unicode's first strong isolate, FSI …
+// PDI, invisible): a name written right to left, in Hebrew or Arabic letters, took the words
+// and numbers beside it into its own direction ("דנה +5, Bot 1 −1" read with the +5 moved).
+export const isolate = (name) => `\u2068${name}\u2069`;
+const NAMED = new Set(["name", "dealer", "chooser"]);
 
 // -- numbers, dates and names, the same way on every page ---------------------------------
 

@@ -3,7 +3,7 @@
 
 import { forgetPlayer, register, render, send, setCreated } from "./app.js";
 import { h } from "./cards.js";
-import { num, playerName, t } from "./i18n.js";
+import { isolate, num, playerName, t } from "./i18n.js";
 import { words } from "./messages.js";
 import { invite } from "./table.js";
 
@@ -248,7 +248,7 @@ function tablesPanel(app) {
                 {},
                 h("strong", {}, t(`rules_${table.rules}`)),
                 ` · ${t(`status_${table.status}`)} · `,
-                table.seats.map((seat) => (seat.name ? playerName(seat.name) : t("open_seat"))).join(", "),
+                table.seats.map((seat) => (seat.name ? isolate(playerName(seat.name)) : t("open_seat"))).join(", "),
               ),
               h(
                 "div",

@@ -3,7 +3,7 @@
 
 import { announce, leave, nextId, online, render, send } from "./app.js";
 import { cardBack, cardFace, cardName, cardText, h, SUIT_SYMBOL, sortCards, suitText } from "./cards.js";
-import { num, playerName, signed, t } from "./i18n.js";
+import { isolate, num, playerName, signed, t } from "./i18n.js";
 import { nameForm } from "./lobby.js";
 import { noteText, reasonText, words } from "./messages.js";
 import { scoreChart, scoreTable } from "./scores.js";
@@ -71,9 +71,9 @@ export function logLines(table, event) {
     case "trick":
       return [{ text: t("log_trick", { name: name(event.winner), n: event.number }) }];
     case "round":
-      return [{ text: `${t("log_round", { round: event.round })}: ${event.deltas.map((d, s) => `${name(s)} ${signed(d)}`).join(", ")}` }];
+      return [{ text: `${t("log_round", { round: event.round })}: ${event.deltas.map((d, s) => `${isolate(name(s))} ${signed(d)}`).join(", ")}` }];
     case "match":
-      return [{ text: t("log_match", { names: event.winners.map(name).join(", ") }) }];
+      return [{ text: t("log_match", { names: event.winners.map((seat) => isolate(name(seat))).join(", ") }) }];
     default:
       return [];
   }
@@ -733,7 +733,7 @@ function matchOver(app, table) {
     "div",
     { class: "match-over", id: "match-over", role: "region", "aria-label": t("match_over") },
     h("h2", {}, t("match_over")),
-    h("p", { class: "winners" }, t("winners", { names: winners.map((seat) => seatName(table, seat)).join(", ") })),
+    h("p", { class: "winners" }, t("winners", { names: winners.map((seat) => isolate(seatName(table, seat))).join(", ") })),
     h(
       "table",
       {},
