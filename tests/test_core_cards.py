@@ -9,9 +9,11 @@ import pytest
 from helpers import ALL_CARDS, ref_sorted
 from sobedesce.core import (
     CARDS,
+    CLASSIC,
     Card,
     CardParseError,
     Exchange,
+    Match,
     NameTrump,
     Play,
     Rank,
@@ -160,6 +162,15 @@ def test_numpy_integers_are_cards_and_suits_everywhere() -> None:
             Play(value)
     with pytest.raises(ValueError, match=r"^NameTrump: must be a suit .*, not np.int64\(4\)$"):
         NameTrump(np.int64(4))
+    # Scores and counts too: list(array) gives numpy's integers, and a match took them as
+    # cards but refused them as scores ("must be a whole number, not np.int64(20)").
+    scores = np.array([20, 7, 12, 3])
+    assert Match(CLASSIC, scores=list(scores)).scores == (20, 7, 12, 3)
+    assert all(type(score) is int for score in Match(CLASSIC, scores=list(scores)).scores)
+    with pytest.raises(ValueError, match=r"^scores\[0\]: must be -1000000000 to 1000000000, not "):
+        Match(CLASSIC, scores=[np.int64(-(10**12)), 20, 20, 20])
+    with pytest.raises(TypeError, match=r"^scores\[0\]: must be a whole number, not np.True_"):
+        Match(CLASSIC, scores=[np.bool_(True), 20, 20, 20])
     for value in (np.bool_(True), np.float64(5.0)):
         assert not _checks.is_card(value)
         with pytest.raises(CardParseError, match=r"^not a card index: "):

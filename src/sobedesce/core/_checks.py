@@ -5,7 +5,8 @@ caller passes; each value is checked once, here, with one wording:
 
 - ``scores: must hold four scores, not 3`` (a sequence of the wrong length: ``ValueError``;
   not a sequence: ``TypeError``);
-- ``scores[1]: must be a whole number, not '20'`` (``TypeError``);
+- ``scores[1]: must be a whole number, not '20'`` (``TypeError``; numpy's integers are whole
+  numbers, as they are cards);
 - ``sat_out_before[2]: must be 0 to 2, not 5`` (``ValueError``);
 - ``stock[0]: must be a card (an int 0-39 from the core's card functions), not 'AS'``;
 - ``NameTrump: must be a suit (a Suit, or an int 0-3; NameTrump.of reads a letter), not 'H'``.
@@ -50,14 +51,18 @@ def whole_numbers(name: str, values: object, what: str, *, length: int = 4, size
         raise TypeError(f"{name}: must hold {what}, not {values!r}")
     if len(values) != length:
         raise ValueError(f"{name}: must hold {what}, not {len(values)}")
+    numbers: list[int] = []
     for i, value in enumerate(values):
-        if isinstance(value, bool) or not isinstance(value, int):
+        # Any integer type operator.index takes, as for cards: list(array) gives numpy's.
+        number = integer(value)
+        if number is None:
             raise TypeError(f"{name}[{i}]: must be a whole number, not {value!r}")
-        if size is not None and not 0 <= value < size:
-            raise ValueError(f"{name}[{i}]: must be 0 to {size - 1}, not {number_text(value)}")
-        if size is None and not -LARGEST <= value <= LARGEST:
-            raise ValueError(f"{name}[{i}]: must be {-LARGEST} to {LARGEST}, not {number_text(value)}")
-    return tuple([int(value) for value in values])
+        if size is not None and not 0 <= number < size:
+            raise ValueError(f"{name}[{i}]: must be 0 to {size - 1}, not {number_text(number)}")
+        if size is None and not -LARGEST <= number <= LARGEST:
+            raise ValueError(f"{name}[{i}]: must be {-LARGEST} to {LARGEST}, not {number_text(number)}")
+        numbers.append(int(number))
+    return tuple(numbers)
 
 
 def number_text(value: int) -> str:
