@@ -350,6 +350,10 @@ def test_commands_at_any_prompt(word: str) -> None:
         ("7h ks", Phase.PLAY, "one card"),
         ("1 as", Phase.EXCHANGE, "twice"),
         ("8h", Phase.EXCHANGE, "not a card"),
+        # What other programs quit with: "'q' is not a card" told nobody how to leave.
+        ("q", Phase.EXCHANGE, r"^'q' does not leave: type 'quit' to leave the table$"),
+        ("Q", Phase.PLAY, r"^'Q' does not leave: type 'quit'"),
+        (":q", Phase.TRUMP, r"^':q' does not leave: type 'quit'"),
     ],
 )
 def test_bad_input_says_what_to_type(text: str, phase: Phase, needle: str) -> None:

@@ -131,6 +131,9 @@ def parse_input(
         return Command(COMMANDS[key])
     if not key:
         raise InputError(_what_to_type(phase, turn_allowed, keep_allowed, sit_allowed))
+    if key in ("q", ":q", "bye", "leave", "stop"):
+        # What other programs quit with: said, not done (a stray key would end the match).
+        raise InputError(f"{_echo(text.strip())} does not leave: type 'quit' to leave the table")
     if phase == Phase.TRUMP:
         if key in _TURN_WORDS:
             return TurnUp()
