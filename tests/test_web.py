@@ -1611,7 +1611,7 @@ def test_use_another_name_asks_before_forgetting_the_name(browser: Browser, serv
     register(page, name)
     token = page.evaluate("JSON.parse(localStorage.getItem('sobedesce.player')).token")
     page.click("[data-key=other-name]")
-    expect(page.locator("#forget-ask")).to_contain_text(f"Forget {name} on this browser?")
+    expect(page.locator("#forget-ask")).to_contain_text(f"Forget \u2068{name}\u2069 on this browser?")
     expect(page.locator("#forget-no")).to_be_focused()
     page.keyboard.press("Enter")
     expect(page.locator("#playing-as")).to_contain_text(name)
