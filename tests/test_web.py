@@ -1644,3 +1644,28 @@ def test_a_public_table_made_for_others_is_listed_at_once(browser: Browser, serv
     table_id = json.loads(page.evaluate("sessionStorage.getItem('sobedesce.created')"))["id"]
     expect(page.locator(f"#tables [data-table='{table_id}']")).to_be_visible()
     page.context.close()
+
+
+# -- 35. a round's summary dismissed stays dismissed after a reload ------------------------------
+
+
+def test_a_dismissed_round_summary_stays_dismissed_after_a_reload(browser: Browser, server: str) -> None:
+    # "OK" was kept in the page's memory only: a reload showed the summary read a moment ago.
+    page = new_page(browser, viewport={"width": 1280, "height": 800})
+    page.goto(server)
+    register(page, person())
+    quick_match(page, "classic", "easy")
+    while not page.locator("#round-summary").count():
+        assert wait_for_turn(page) == "mine"
+        decide(page)
+    page.click("[data-key=summary-ok]")
+    expect(page.locator("#round-summary")).to_have_count(0)
+    page.reload()
+    # The table drawn again from the server, the round's end in its log, and this person to
+    # decide before any card of the next round is played: the summary would show now ...
+    expect(page.locator("#log li", has_text="Round 1 over")).to_have_count(1)
+    assert wait_for_turn(page) == "mine"
+    assert page.evaluate("window.sobedesce.state.state.tricks.length") == 0
+    # ... but it was read already.
+    expect(page.locator("#round-summary")).to_have_count(0)
+    page.context.close()

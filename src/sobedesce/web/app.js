@@ -60,7 +60,9 @@ function freshTable(id = null, mode = null) {
     problem: null,
     selected: new Set(),
     hint: null,
-    dismissedRound: 0,
+    // The round whose summary was dismissed ("OK"): kept for the tab, so a reload does not
+    // show it again (it came back, the person having read it).
+    dismissedRound: Number(sessionStorage.getItem(`sobedesce.dismissed.${id}`)) || 0,
     announcedTurn: null,
     seenPlays: new Set(),
     collected: new Set(),

@@ -359,6 +359,7 @@ function roundSummary(table) {
         "data-key": "summary-ok",
         onclick: () => {
           table.dismissedRound = round.round;
+          sessionStorage.setItem(`sobedesce.dismissed.${table.id}`, String(round.round));
           render();
         },
       },
