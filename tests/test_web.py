@@ -932,6 +932,14 @@ def test_a_list_being_chosen_from_is_not_drawn_again_as_the_open_tables_change(b
     expect(page.locator("#seat2")).to_have_attribute("data-mark", "same")
     assert page.evaluate("document.activeElement.id") == "seat2"
     expect(page.locator("#speed option").first).to_have_attribute("data-mark", "same")
+    # At a table every event draws the page again, header included: the animations' list is
+    # the same, its options too, decision after decision.
+    quick_match(page, "classic", "easy")
+    for _ in range(3):
+        assert wait_for_turn(page) == "mine"
+        decide(page)
+    expect(page.locator("#speed option").first).to_have_attribute("data-mark", "same")
+    assert page.input_value("#speed") == "off"
     page.context.close()
 
 
