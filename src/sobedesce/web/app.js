@@ -162,10 +162,10 @@ function onOpen() {
   render();
 }
 
-// A name chosen while the connection is not open (a slow start, a drop) is not lost: it
-// waits for the connection and goes out from `onOpen`, until the server answers it.
 const NAME_MAX = 24; // the server's tables.NAME_MAX
 
+// A name chosen while the connection is not open (a slow start, a drop) is not lost: it
+// waits for the connection and goes out from `onOpen`, until the server answers it.
 export function register(name) {
   // The same name again before the server has answered (a double click): it would come back
   // "taken", by this very page, and the message would wait on the next name form.
@@ -331,7 +331,7 @@ const handlers = {
     // a seat's list of choices the person had open, every 10 s.
     if (JSON.stringify(message.tables) === JSON.stringify(app.lobby.tables)) return;
     app.lobby.tables = message.tables;
-    redrawPanel("tables");
+    redrawPanel(app, "tables");
   },
   left() {
     const table = app.table;

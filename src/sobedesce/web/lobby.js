@@ -31,7 +31,7 @@ export function nameForm(app) {
     "data-key": "name",
     autocomplete: "nickname",
     // No maxlength: it counts UTF-16 units, so it cut a name of emoji at half the server's 24
-    // characters; a longer name is refused by the server, in words.
+    // characters; a longer name is refused in words when it is sent (app.js, `register`).
     required: true,
     "aria-describedby": "name-help",
     value: choices.name ?? app.player?.name ?? "",
@@ -263,19 +263,18 @@ function tablesPanel(app) {
   );
 }
 
-async function loadLeaderboard(among) {
+async function loadLeaderboard(app, among) {
   const response = await fetch(`/api/leaderboard?among=${among}`);
   leaderboards[among] = response.ok ? await response.json() : [];
-  redrawPanel("leaderboard");
+  redrawPanel(app, "leaderboard");
 }
 
 // What comes in by itself (the open tables, the leaderboard) draws its own panel again, not
 // the lobby: drawn anew, the table form's list of choices that the person had open closed
 // under the pointer, and what they had half chosen lost its focus.
-export function redrawPanel(id) {
+export function redrawPanel(app, id) {
   const old = document.getElementById(id);
-  const app = lobbyApp;
-  if (!old || app?.route.page !== "lobby") {
+  if (!old || app.route.page !== "lobby") {
     render();
     return;
   }
@@ -290,7 +289,7 @@ function leaderboardPanel(app) {
   const among = app.lobby.among;
   if (boardAsked[among] !== app.route) {
     boardAsked[among] = app.route;
-    loadLeaderboard(among);
+    loadLeaderboard(app, among);
   }
   // The last standings stay shown until the new ones come.
   const rows = leaderboards[among] ?? [];
@@ -346,10 +345,7 @@ function leaderboardPanel(app) {
   );
 }
 
-let lobbyApp = null;
-
 export function renderLobby(app) {
-  lobbyApp = app;
   const back = localStorage.getItem("sobedesce.table");
   const parts = [h("h1", { class: "page-title" }, t("title"), h("small", {}, t("tagline")))];
   if (app.notice) parts.push(h("p", { class: "notice", role: "status" }, words(app.notice)));
