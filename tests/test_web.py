@@ -680,9 +680,11 @@ def _leave_and_come_back(page: Page, table_id: str) -> None:
     page.click("#leave-confirm")
     expect(page.locator("#playing-as")).to_be_visible()
     expect(page.locator("#back-to-table")).to_have_attribute("href", f"#/table/{table_id}")
+    # Seated at two tables, the two buttons would name different tables with the same words.
+    expect(page.locator("#back-to-table")).to_have_text("Back to your last table")
     mine = page.locator(f"#tables li[data-table='{table_id}'] a")
     expect(mine).to_have_count(1)
-    expect(mine).to_have_text("Back to your table")
+    expect(mine).to_have_text("Back to this table")
     mine.click()
     page.wait_for_function("() => window.sobedesce.state.seat !== null && window.sobedesce.state.state !== null")
     assert page.evaluate("location.hash") == f"#/table/{table_id}"

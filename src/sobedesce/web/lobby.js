@@ -253,7 +253,7 @@ function tablesPanel(app) {
               h(
                 "div",
                 { class: "row" },
-                mine && h("a", { class: "button primary", href: `#/table/${table.id}`, "data-key": `back-${table.id}` }, t("back_to_table")),
+                mine && h("a", { class: "button primary", href: `#/table/${table.id}`, "data-key": `back-${table.id}` }, t("back_to_this")),
                 open && !mine && h("a", { class: "button primary", href: `#/table/${table.id}`, "data-key": `join-${table.id}` }, t("join")),
                 !mine && h("a", { class: "button", href: `#/watch/${table.id}`, "data-key": `watch-${table.id}` }, t("watch")),
               ),
