@@ -30,7 +30,7 @@ from sobedesce.core import read_record, summary
 from .bus import Bus, BusError
 from .cluster import Cluster
 from .lease import Leases
-from .limits import AddressLimits, Limit, Limits, RateLimited
+from .limits import AddressLimits, Limit, Limits, RateLimited, refilled
 from .protocol import (
     MAX_MESSAGE_BYTES,
     Act,
@@ -87,7 +87,7 @@ class _Bucket:
 
     def available(self) -> bool:
         now = time.monotonic()
-        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
+        self.tokens = refilled(self.tokens, self.stamp, now, self.rate, self.burst)
         self.stamp = now
         return self.tokens >= 1
 

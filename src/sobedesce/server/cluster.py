@@ -185,7 +185,8 @@ class Cluster:
         exist, their owners what is live (who is connected, spectators)."""
         rows = [r for r in await self.tables.read(self.tables.store.tables, ("open", "playing")) if not r.private]
         live = await self.bus.tables([r.id for r in rows])
-        return [self._listing(row, live.get(row.id)) for row in rows if self._listed(row, live.get(row.id))]
+        pairs = [(row, live.get(row.id)) for row in rows]
+        return [self._listing(row, word) for row, word in pairs if self._listed(row, word)]
 
     @staticmethod
     def _listed(row: TableRow, live: dict[str, Any] | None) -> bool:

@@ -119,6 +119,12 @@ def address_key(host: str | None) -> tuple[str, ipaddress.IPv4Address | ipaddres
     return str(address), address
 
 
+def refilled(tokens: float, since: float, now: float, rate: float, capacity: float) -> float:
+    """A token bucket's tokens at ``now``: ``tokens`` at ``since``, refilled at ``rate`` a second
+    up to ``capacity`` (a clock that went back refills nothing)."""
+    return min(capacity, tokens + max(0.0, now - since) * rate)
+
+
 class _Buckets:
     """One token bucket per address for one :class:`Limit`; a bucket that has filled up again
     is the same as none, and is forgotten."""
@@ -133,7 +139,7 @@ class _Buckets:
         now = self.clock()
         capacity = float(self.limit.count)
         held = self.buckets.get(key)
-        tokens = capacity if held is None else min(capacity, held[0] + max(0.0, now - held[1]) * self.rate)
+        tokens = capacity if held is None else refilled(held[0], held[1], now, self.rate, capacity)
         if tokens < 1:
             self.buckets[key] = (tokens, now)
             retry = max(1, math.ceil((1 - tokens) / self.rate))
@@ -150,7 +156,7 @@ class _Buckets:
         self.buckets = {
             key: (tokens, stamp)
             for key, (tokens, stamp) in self.buckets.items()
-            if tokens + (now - stamp) * self.rate < capacity
+            if refilled(tokens, stamp, now, self.rate, capacity) < capacity
         }
         self.prune_at = max(10_000, 2 * len(self.buckets))
 

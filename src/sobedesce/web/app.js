@@ -9,7 +9,7 @@ import { errorText, words } from "./messages.js";
 import { Connection } from "./net.js";
 import { renderHistory, renderReplay } from "./replay.js";
 import { renderRules } from "./rules.js";
-import { logLines, renderTable, tableFocus } from "./table.js";
+import { dismissedKey, logLines, renderTable, tableFocus } from "./table.js";
 
 // Pauses between messages shown, in ms; a finished trick waits as long as style.css holds
 // it and slides it to its winner (--hold-ms + --collect-ms).
@@ -62,7 +62,7 @@ function freshTable(id = null, mode = null) {
     hint: null,
     // The round whose summary was dismissed ("OK"): kept for the tab, so a reload does not
     // show it again (it came back, the person having read it).
-    dismissedRound: Number(sessionStorage.getItem(`sobedesce.dismissed.${id}`)) || 0,
+    dismissedRound: Number(sessionStorage.getItem(dismissedKey(id))) || 0,
     announcedTurn: null,
     seenPlays: new Set(),
     collected: new Set(),

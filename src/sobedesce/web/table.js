@@ -8,6 +8,11 @@ import { nameForm } from "./lobby.js";
 import { noteText, reasonText, words } from "./messages.js";
 import { scoreChart, scoreTable } from "./scores.js";
 
+// Where a tab keeps the round whose summary was dismissed at a table (read back by app.js).
+export function dismissedKey(id) {
+  return `sobedesce.dismissed.${id}`;
+}
+
 // Where each seat sits with the viewer at the bottom, as the terminal table draws it:
 // counter-clockwise puts the next seat on the right, clockwise on the left.
 export function seatPositions(direction, me) {
@@ -359,7 +364,7 @@ function roundSummary(table) {
         "data-key": "summary-ok",
         onclick: () => {
           table.dismissedRound = round.round;
-          sessionStorage.setItem(`sobedesce.dismissed.${table.id}`, String(round.round));
+          sessionStorage.setItem(dismissedKey(table.id), String(round.round));
           render();
         },
       },
