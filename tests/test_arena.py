@@ -190,6 +190,16 @@ def test_bad_input_raises():
         run_arena(["random"] * 4, "nonesuch", deals=1)
 
 
+def test_a_plan_too_large_to_keep_is_refused_before_any_deal(capsys: pytest.CaptureFixture[str]) -> None:
+    # Ten million deals in blocks of one: 40 million jobs, which ran the machine out of memory.
+    with pytest.raises(ArenaError, match=r"40,000,000 jobs .* use a block of 40 or more"):
+        run_arena(["random"] * 4, deals=10_000_000, block=1)
+    code = main(["arena", "--deals", "10000000", "--block", "1", "--no-progress"])
+    captured = capsys.readouterr()
+    assert code == 2 and not captured.out
+    assert "make 40,000,000 jobs" in captured.err and "use a block of 40 or more" in captured.err
+
+
 class CheatBot:
     """Sits out whenever it is asked, even when the rules say it must play."""
 
