@@ -1679,3 +1679,27 @@ def test_a_dismissed_round_summary_stays_dismissed_after_a_reload(browser: Brows
     # ... but it was read already.
     expect(page.locator("#round-summary")).to_have_count(0)
     page.context.close()
+
+
+# -- the log kept open ---------------------------------------------------------------------------
+
+
+def test_the_log_opened_on_a_phone_stays_open_as_the_table_moves(browser: Browser, server: str) -> None:
+    page = new_page(browser, viewport={"width": 390, "height": 844})
+    page.goto(server)
+    register(page, person())
+    quick_match(page, "table", "easy")
+    log = page.locator("details.log")
+    assert wait_for_turn(page) == "mine"
+    expect(log).not_to_have_attribute("open", "")  # closed under a narrow table
+    page.click("[data-key=log]")
+    # Drawn again with every event: it closed under the finger that had opened it.
+    for _ in range(3):
+        if wait_for_turn(page) == "over":
+            break
+        decide(page)
+        assert log.evaluate("e => e.open") is True
+    page.click("[data-key=log]")
+    decide(page) if wait_for_turn(page) == "mine" else None
+    assert log.evaluate("e => e.open") is False
+    page.context.close()

@@ -66,6 +66,7 @@ function freshTable(id = null, mode = null) {
     announcedTurn: null,
     seenPlays: new Set(),
     collected: new Set(),
+    logOpen: null, // the log, opened or closed by the person (null: as the width suits)
   };
 }
 app.table = freshTable();

@@ -598,7 +598,15 @@ function toolbar(table, turn) {
 function logPanel(table) {
   return h(
     "details",
-    { class: "log", open: window.innerWidth > 900 },
+    {
+      class: "log",
+      // Open beside a wide table, closed under a narrow one, until the person says otherwise:
+      // drawn again with every event, it closed under the finger that had opened it.
+      open: table.logOpen ?? window.innerWidth > 900,
+      ontoggle: (event) => {
+        if (event.target.isConnected) table.logOpen = event.target.open;
+      },
+    },
     h("summary", { "data-key": "log" }, t("log")),
     h(
       "ol",
