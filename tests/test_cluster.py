@@ -127,6 +127,11 @@ def test_four_clients_on_two_processes_play_a_whole_match_and_see_one_lobby(grou
         early = await others[0].until(lambda m: m.get("id") == "early")
         # (the options if the deal made this seat the chooser already, else a refusal)
         assert early["type"] == "hint" or early["code"] == "not_your_turn", early
+        # A phrase said through B reaches the table's people on A and B alike, from its owner.
+        await others[0].send({"type": "say", "phrase": "good_luck"})
+        for client in (host, others[0], others[1], spectator):
+            said = await client.until_type("said")
+            assert (said["table"], said["seat"], said["phrase"]) == (table_id, 1, "good_luck"), client.label
         await spectator.send({"type": "list"})
         listed = await spectator.until_type("tables")
         mine = next(t for t in listed["tables"] if t["id"] == table_id)

@@ -19,6 +19,7 @@ SERVER_TYPES = {
     "update",
     "ack",
     "hint",
+    "said",
     "error",
     "left",
     "pong",

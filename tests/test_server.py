@@ -2217,3 +2217,103 @@ def test_limits_read_their_settings_and_forget_addresses_that_are_full_again() -
     for n in range(added):
         limits.take("registrations", f"203.0.{n // 256}.{n % 256}")
     assert len(buckets.buckets) == added and not any(key.startswith("198.51.") for key in buckets.buckets)
+
+
+# -- phrases at the table ------------------------------------------------------------------------
+
+
+def test_a_seated_person_says_a_phrase_to_the_whole_table_and_the_match_is_not_disturbed(
+    make_server: MakeServer,
+) -> None:
+    server = make_server()
+
+    async def scenario() -> None:
+        host = await GameClient.person(server, "host")
+        table = await host.create(["you", "open", "easy", "easy"])
+        guest = await GameClient.person(server, "guest")
+        await guest.join(table["id"])
+        watcher = await GameClient.person(server, "watcher")
+        await watcher.watch(table["id"])
+        # A person's turn: the match waits for it, so nothing moves the version meanwhile.
+        people = {host.seat, guest.seat}
+        await host.reach(lambda c: c.state is not None and c.state["to_act"] in people, "a person's turn")
+        assert host.state is not None
+        player = host if host.state["to_act"] == host.seat else guest
+        await player.reach(lambda c: c.my_turn, "its turn")
+        version = player.v
+
+        await guest.send({"type": "say", "phrase": "good_luck"})
+        heard = [await c.until_type("said") for c in (host, guest, watcher)]
+        assert (
+            heard[0]
+            == heard[1]
+            == heard[2]
+            == {
+                "type": "said",
+                "table": table["id"],
+                "seat": guest.seat,
+                "name": guest.player["name"] if guest.player else None,
+                "phrase": "good_luck",
+            }
+        )
+        # At once again: refused, and nobody hears it.
+        await guest.send({"type": "say", "phrase": "good_luck"})
+        soon = await guest.until_type("error", "said")
+        assert soon["code"] == "too_soon" and "one phrase every 2 seconds" in soon["message"]
+        # Only phrases; a spectator says nothing.
+        await host.send({"type": "say", "phrase": "you are bad"})
+        bad = await host.until_type("error", "said")
+        assert bad["code"] == "bad_message" and "'well_played'" in bad["message"], bad
+        await watcher.send({"type": "say", "phrase": "hello"})
+        mute = await watcher.until_type("error", "said")
+        assert mute["code"] == "not_seated"
+        # Not an event of the match: no version, so the decision due is not stale.
+        for client in (host, guest, watcher):
+            await client.send({"type": "ping"})
+            await client.until_type("pong")
+            assert [m["phrase"] for m in client.log if m["type"] == "said"] == ["good_luck"], client.label
+        assert player.v == version and player.state is not None
+        answer = await player.decide(choose_action(player.state, random.Random(1)))
+        assert answer["v"] == version + 1
+        for client in (host, guest, watcher):
+            await client.close()
+
+    run(scenario())
+
+
+def test_a_seat_may_say_a_phrase_every_two_seconds_by_the_tables_clock(tmp_path: Path) -> None:
+    from sobedesce.server.app import ServerError
+    from sobedesce.server.store import Store
+    from sobedesce.server.tables import Client, Settings, Tables
+
+    async def scenario() -> None:
+        store = Store(f"sqlite:///{tmp_path / 'store.db'}")
+        store.migrate()
+        tables = Tables(store, Settings(pace=0))
+        now = [100.0]
+        tables.clock = lambda: now[0]
+        heard: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+
+        async def to_host(text: str) -> None:
+            heard.put_nowait(json.loads(text))
+
+        host = Client(to_host)
+        host.start()
+        try:
+            host.player, _ = await tables.register("Host")
+            room = await tables.create(host.player, "classic", ["you", "easy", "easy", "easy"])
+            await tables.join(host, room.id)
+            tables.say(host, "hello")
+            assert (await _next_of(heard, "said"))["phrase"] == "hello"
+            now[0] += 1.99
+            with pytest.raises(ServerError, match="one phrase every 2 seconds"):
+                tables.say(host, "oops")
+            now[0] += 0.01
+            tables.say(host, "thanks")
+            assert (await _next_of(heard, "said"))["phrase"] == "thanks"
+        finally:
+            await host.stop()
+            await tables.close()
+            store.close()
+
+    run(scenario())

@@ -37,6 +37,7 @@ from conftest_web import (
     version,
     wait_for_turn,
 )
+from sobedesce.server.protocol import PHRASES
 
 pytestmark = pytest.mark.slow
 
@@ -1681,7 +1682,46 @@ def test_a_dismissed_round_summary_stays_dismissed_after_a_reload(browser: Brows
     page.context.close()
 
 
-# -- the log kept open ---------------------------------------------------------------------------
+# -- phrases at the table, the log kept open ---------------------------------------------------
+
+
+def test_people_at_a_table_say_phrases_each_reading_them_in_their_language(browser: Browser, server: str) -> None:
+    first = new_page(browser, viewport={"width": 1280, "height": 800})
+    first.goto(server)
+    register(first, person())
+    _create(first, ["you", "open", "easy", "easy"])
+    table_id = _table_id(first)
+    second = new_page(browser, viewport={"width": 390, "height": 844}, locale="pt-PT")
+    second.goto(f"{server}#/table/{table_id}")
+    register(second, person())
+    second.wait_for_function("() => window.sobedesce.state.seat !== null && window.sobedesce.state.state !== null")
+    watcher = new_page(browser, viewport={"width": 1280, "height": 800})
+    watcher.goto(f"{server}#/watch/{table_id}")
+    register(watcher, person())
+    watcher.wait_for_function("() => window.sobedesce.state.table !== null")
+
+    # The phrases offered are the server's, in the page's language.
+    first.click("[data-key=say]")
+    offered = first.locator("#phrases [data-phrase]")
+    assert offered.evaluate_all("els => els.map(e => e.dataset.phrase)") == list(PHRASES)
+    expect(offered.first).to_have_text("Hello!")
+    first.click("[data-key=say-well_played]")
+    # Each page words it in its own language: by the seat that said it, and in the log.
+    expect(second.locator(".seat .bubble")).to_have_text("Bem jogado!")
+    expect(first.locator(".seat.me .bubble")).to_have_text("Well played!")
+    expect(watcher.locator(".seat .bubble")).to_have_text("Well played!")
+    name = first.evaluate("window.sobedesce.state.player")
+    expect(second.locator("#log li").filter(has_text="Bem jogado!")).to_have_text(f"\u2068{name}\u2069: Bem jogado!")
+    # Said, the list closes; a spectator has none to say.
+    assert first.locator("#phrases").evaluate("e => e.open") is False
+    expect(watcher.locator("#table")).to_be_visible()
+    expect(watcher.locator("[data-key=say]")).to_have_count(0)
+    second.click("[data-key=say]")
+    expect(second.locator("[data-key=say-good_luck]")).to_have_text("Boa sorte!")
+    second.click("[data-key=say-good_luck]")
+    expect(watcher.locator(".seat .bubble").filter(has_text="Good luck!")).to_have_count(1)
+    for page in (first, second, watcher):
+        page.context.close()
 
 
 def test_the_log_opened_on_a_phone_stays_open_as_the_table_moves(browser: Browser, server: str) -> None:
@@ -1691,6 +1731,7 @@ def test_the_log_opened_on_a_phone_stays_open_as_the_table_moves(browser: Browse
     quick_match(page, "table", "easy")
     log = page.locator("details.log")
     assert wait_for_turn(page) == "mine"
+    expect(page.locator("[data-key=say]")).to_have_count(0)  # nobody to talk to: three bots
     expect(log).not_to_have_attribute("open", "")  # closed under a narrow table
     page.click("[data-key=log]")
     # Drawn again with every event: it closed under the finger that had opened it.
@@ -1700,6 +1741,7 @@ def test_the_log_opened_on_a_phone_stays_open_as_the_table_moves(browser: Browse
         decide(page)
         assert log.evaluate("e => e.open") is True
     page.click("[data-key=log]")
-    decide(page) if wait_for_turn(page) == "mine" else None
+    if wait_for_turn(page) == "mine":
+        decide(page)
     assert log.evaluate("e => e.open") is False
     page.context.close()

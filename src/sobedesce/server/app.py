@@ -43,6 +43,7 @@ from .protocol import (
     Ping,
     ProtocolError,
     Quick,
+    Say,
     Watch,
     action_from_json,
     error_json,
@@ -654,3 +655,5 @@ async def _handle(
     elif isinstance(message, Hint):
         version, options = await tables.hint(client)
         client.send(hint_json(message.id, version, options))
+    elif isinstance(message, Say):
+        tables.say(client, message.phrase)

@@ -35,6 +35,7 @@ from .protocol import (
     Join,
     Leave,
     ProtocolError,
+    Say,
     Watch,
     action_from_json,
     error_json,
@@ -334,7 +335,7 @@ class Cluster:
                 # The table is moving to its new owner (this process lost it): the relocation
                 # sends this decision there once the connection is back at the table.
                 return True
-        elif isinstance(message, (Hint, Leave)):
+        elif isinstance(message, (Hint, Leave, Say)):
             request = message.model_dump(exclude_none=True)
         else:
             return False
@@ -422,6 +423,8 @@ class Cluster:
         elif isinstance(message, Leave):
             await tables.leave(client)
             client.send({"type": "left"})
+        elif isinstance(message, Say):
+            tables.say(client, message.phrase)
 
     # -- the bus --------------------------------------------------------------------------
 

@@ -17,7 +17,7 @@ import json
 import re
 from collections.abc import Sequence
 from itertools import accumulate
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, TypeAdapter, ValidationError
 
@@ -174,11 +174,23 @@ class Ping(_Message):
     type: Literal["ping"]
 
 
+Phrase = Literal["hello", "good_luck", "well_played", "thanks", "sorry", "oops", "bye"]
+PHRASES: tuple[str, ...] = get_args(Phrase)
+"""What a seated person may say at the table: phrases, not free text (each page shows them in its
+own language, and there is nothing to moderate; docs/decisions.md)."""
+
+
+class Say(_Message):
+    type: Literal["say"]
+    phrase: Phrase
+
+
 ClientMessage = Annotated[
-    Hello | Create | Quick | ListTables | Join | Watch | Leave | Act | Hint | Ping, Field(discriminator="type")
+    Hello | Create | Quick | ListTables | Join | Watch | Leave | Act | Hint | Say | Ping,
+    Field(discriminator="type"),
 ]
 _CLIENT_MESSAGE: TypeAdapter[Any] = TypeAdapter(ClientMessage)
-MESSAGE_TYPES = ("hello", "create", "quick", "list", "join", "watch", "leave", "act", "hint", "ping")
+MESSAGE_TYPES = ("hello", "create", "quick", "list", "join", "watch", "leave", "act", "hint", "say", "ping")
 
 
 # A string, escapes and all; one left open runs to the end (so that no text makes it backtrack).

@@ -16,6 +16,7 @@ import itertools
 import logging
 import re
 import secrets
+import time
 import unicodedata
 from collections import deque
 from collections.abc import Awaitable, Callable, Coroutine, Sequence
@@ -89,6 +90,8 @@ class Settings:
     store_retry: float = 1.0
     """While the store fails, a table's bots and deals try again after this long, doubling
     each time up to 30 seconds."""
+    say_every: float = 2.0
+    """A seat may say one phrase (``say``) this often at most: its table is not flooded."""
 
 
 def hash_token(token: str) -> str:
@@ -234,6 +237,8 @@ class Room:
     """With several processes: the epoch of this process's lease on the table (its fencing token)."""
     hint: tuple[int, int, list[Any]] | None = None
     """The last hint worked out: the version and seat it is for, and its options."""
+    said: dict[int, float] = field(default_factory=dict)
+    """When each seat last said a phrase (by ``Tables.clock``)."""
 
     @property
     def people(self) -> list[int]:
@@ -300,6 +305,8 @@ class Tables:
         self._bots: dict[str, Any] = {}
         self._pending: list[tuple[str, int, dict[str, Any], int, asyncio.Future[None]]] = []
         self._committer: asyncio.Task[None] | None = None
+        self.clock: Callable[[], float] = time.monotonic
+        """What ``say`` reads its pace by (tests set their own)."""
         self.cluster: Any = None
         """With several processes (:class:`~sobedesce.server.cluster.Cluster`): every write of a
         table is fenced by its lease, and the lobby hears of each table's changes."""
@@ -885,6 +892,22 @@ class Tables:
             options = await asyncio.to_thread(driver.hint, seat)
             room.hint = (room.version, seat, options)
             return room.version, options
+
+    def say(self, client: Client, phrase: str) -> None:
+        """A seated person's phrase, to everyone at the table (seats and spectators) at once.
+        Not an event of the match: not stored, no version (a decision sent meanwhile is not
+        made stale), and not sent again to a connection that comes back."""
+        room, seat = client.room, client.seat
+        if room is None or seat is None:
+            raise ServerError("not_seated", "sit at a table to say something there")
+        now = self.clock()
+        last = room.said.get(seat)
+        if last is not None and now - last < self.settings.say_every:
+            raise ServerError("too_soon", f"one phrase every {self.settings.say_every:g} seconds at most")
+        room.said[seat] = now
+        message = {"type": "said", "table": room.id, "seat": seat, "name": room.seats[seat].name, "phrase": phrase}
+        for other in list(room.clients):
+            other.send(message)
 
     def _drive(self, room: Room) -> None:
         """Make sure the table's bot loop runs when a deal or a bot's decision is due."""

@@ -19,6 +19,7 @@ const SPEEDS = { off: { play: 0, trick: 0 }, normal: { play: 450, trick: 1200 },
 const CATCH_UP_EVENTS = 6;
 
 const LOBBY_REFRESH_MS = 10_000;
+const BUBBLE_MS = 4000; // how long a phrase stays by the seat that said it
 
 const reducedMotion = window.matchMedia("(prefers-reduced-motion: reduce)").matches;
 
@@ -66,6 +67,9 @@ function freshTable(id = null, mode = null) {
     announcedTurn: null,
     seenPlays: new Set(),
     collected: new Set(),
+    bubbles: {}, // seat -> the phrase it said, shown by its seat for a moment
+    saidAt: 0, // when this page last said a phrase (Date.now())
+    phrasesOpen: false, // the list of phrases, opened by the person
     logOpen: null, // the log, opened or closed by the person (null: as the width suits)
   };
 }
@@ -216,6 +220,24 @@ const handlers = {
     else if (app.route.page === "lobby") send({ type: "list" });
     render();
   },
+  said(message) {
+    const table = app.table;
+    if (message.table !== table.id) return;
+    // In the log as an event of the table (written out in the language of the moment), and
+    // by the seat for a moment.
+    const event = { kind: "said", seat: message.seat, phrase: message.phrase };
+    table.log.push(event);
+    table.log = table.log.slice(-80);
+    announce(logLines(table, event).map((line) => line.text).join(". "));
+    const shown = { phrase: message.phrase };
+    table.bubbles[message.seat] = shown;
+    setTimeout(() => {
+      if (table.bubbles[message.seat] !== shown) return;
+      delete table.bubbles[message.seat];
+      if (app.table === table) render();
+    }, BUBBLE_MS);
+    render();
+  },
   error(message) {
     const table = app.table;
     app.lobby.busy = false;
@@ -244,6 +266,10 @@ const handlers = {
         } else {
           app.notice = text;
         }
+        break;
+      case "too_soon":
+        // A phrase said again too soon (the buttons wait, so from another tab): said there.
+        table.problem = text;
         break;
       case "not_seated":
         if (app.leaving) {

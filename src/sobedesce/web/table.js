@@ -79,6 +79,8 @@ export function logLines(table, event) {
       return [{ text: `${t("log_round", { round: event.round })}: ${event.deltas.map((d, s) => `${isolate(name(s))} ${signed(d)}`).join(", ")}` }];
     case "match":
       return [{ text: t("log_match", { names: event.winners.map((seat) => isolate(name(seat))).join(", ") }) }];
+    case "said": // a phrase (not an event of the match: app.js puts it in the log)
+      return [{ text: t("log_said", { name: name(event.seat), phrase: t(`phrase_${event.phrase}`) }) }];
     default:
       return [];
   }
@@ -215,6 +217,7 @@ function seatBox(table, seat, pos) {
       h("span", { class: "status" }, seatStatus(state, seat)),
     ),
     !isMe && state && backs(state.hand_sizes[seat]),
+    table.bubbles[seat] && h("span", { class: "bubble", "data-phrase": table.bubbles[seat].phrase }, t(`phrase_${table.bubbles[seat].phrase}`)),
   );
 }
 
@@ -560,6 +563,52 @@ function clickCard(table, card, turn) {
 
 // -- toolbar, dialogs and the log -------------------------------------------------------
 
+// What a seated person may say (the server's protocol.PHRASES), and how often (its
+// Settings.say_every): the buttons wait that long after one is said.
+const PHRASES = ["hello", "good_luck", "well_played", "thanks", "sorry", "oops", "bye"];
+const SAY_EVERY_MS = 2000;
+
+function phrasesMenu(table) {
+  const waiting = Date.now() - table.saidAt < SAY_EVERY_MS;
+  return h(
+    "details",
+    {
+      class: "phrases",
+      id: "phrases",
+      open: table.phrasesOpen,
+      // Drawn again with every event: it stays as the person left it.
+      // (A drawing replaced since fires its own toggle late: only the one on the page counts.)
+      ontoggle: (event) => {
+        if (event.target.isConnected) table.phrasesOpen = event.target.open;
+      },
+    },
+    h("summary", { "data-key": "say" }, t("say")),
+    h(
+      "div",
+      { class: "phrase-list", role: "group", "aria-label": t("say_label") },
+      PHRASES.map((phrase) =>
+        h(
+          "button",
+          {
+            type: "button",
+            "data-key": `say-${phrase}`,
+            "data-phrase": phrase,
+            disabled: waiting || !online(),
+            onclick: () => {
+              if (!send({ type: "say", phrase })) return;
+              table.saidAt = Date.now();
+              table.phrasesOpen = false;
+              setTimeout(render, SAY_EVERY_MS);
+              render();
+            },
+          },
+          t(`phrase_${phrase}`),
+        ),
+      ),
+    ),
+  );
+}
+
 function toolbar(table, turn) {
   const seated = table.seat !== null;
   return h(
@@ -592,6 +641,8 @@ function toolbar(table, turn) {
       },
       t("leave"),
     ),
+    // Someone to talk to: not at a table of bots alone (the bots say nothing back).
+    seated && table.info?.seats.some((entry) => entry.seat !== table.seat && entry.kind !== "bot") && phrasesMenu(table),
   );
 }
 
