@@ -153,6 +153,13 @@ def test_four_clients_on_two_processes_play_a_whole_match_and_see_one_lobby(grou
         refused = await others[0].until(lambda m: m.get("id") == "late")
         assert refused["type"] == "error" and refused["code"] == "not_started"
         match_id = await match_id_of(spectator)
+        # A rematch asked through B is made by the table's owner and told to everyone at it.
+        await others[0].send({"type": "rematch"})
+        for client in [*people, spectator]:
+            offer = await client.until_type("rematch")
+            assert (offer["table"], offer["seat"], offer["invite"]) == (table_id, 1, None), client.label
+        await others[0].join(offer["next"])
+        assert others[0].seat == 1
         for client in [*people, spectator]:
             await client.close()
         return people, spectator, match_id, [p.tolerated for p in players]

@@ -20,6 +20,7 @@ SERVER_TYPES = {
     "ack",
     "hint",
     "said",
+    "rematch",
     "error",
     "left",
     "pong",

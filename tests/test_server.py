@@ -2317,3 +2317,50 @@ def test_a_seat_may_say_a_phrase_every_two_seconds_by_the_tables_clock(tmp_path:
             store.close()
 
     run(scenario())
+
+
+# -- a rematch -------------------------------------------------------------------------------------
+
+
+def test_after_the_match_a_rematch_seats_its_people_again_at_the_same_table(make_server: MakeServer) -> None:
+    server = make_server()
+
+    async def scenario() -> None:
+        host = await GameClient.person(server, "host")
+        table = await host.create(["you", "open", "easy", "hard"], "table", private=True)
+        guest = await GameClient.person(server, "guest")
+        await guest.join(None, code=table["invite"])
+        stranger = await GameClient.person(server, "stranger")
+        await stranger.send({"type": "rematch"})
+        assert (await stranger.until_type("error"))["code"] == "not_seated"
+        await host.send({"type": "rematch"})
+        early = await host.until_type("error")
+        assert early["code"] == "not_over" and "match is over" in early["message"]
+
+        await asyncio.gather(host.play(random.Random(1)), guest.play(random.Random(2)))
+        old = await finished_table(host)
+        await guest.send({"type": "rematch"})
+        told = [await client.until_type("rematch") for client in (host, guest)]
+        assert told[0] == told[1]
+        offer = told[0]
+        assert offer["table"] == table["id"] and offer["next"] != table["id"]
+        assert (offer["seat"], offer["name"]) == (guest.seat, guest.player["name"] if guest.player else None)
+        assert isinstance(offer["invite"], str), "a private table's rematch is private, its invitation told"
+        # Asked again, by anyone: the same table, told to whoever asks.
+        await host.send({"type": "rematch"})
+        assert (await host.until_type("rematch"))["next"] == offer["next"]
+
+        # The one who asked sits there already; the others take their seats back.
+        await guest.join(offer["next"], code=offer["invite"])
+        assert guest.seat == 1
+        await host.join(offer["next"], seat=0, code=offer["invite"])
+        await host.reach(lambda c: c.table_info is not None and c.table_info["status"] == "playing", "the start")
+        new = host.table_info
+        assert new is not None and new["id"] == offer["next"] and new["private"] is True
+        assert new["rules"] == old["rules"] == "table"
+        assert [(s["kind"], s["level"]) for s in new["seats"]] == [(s["kind"], s["level"]) for s in old["seats"]]
+        assert [s["name"] for s in new["seats"][:2]] == [s["name"] for s in old["seats"][:2]]
+        for client in (host, guest, stranger):
+            await client.close()
+
+    run(scenario())

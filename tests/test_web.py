@@ -109,6 +109,20 @@ def test_a_whole_match_by_clicks(browser: Browser, server: str, rules: str) -> N
     assert not re.search(r"-\d", over.inner_text())
     if rules == "classic":
         screenshot(page, "match-over.png")
+    # The same table again: the same rules and bots, and the match begins.
+    old = page.evaluate("window.sobedesce.state.table")
+    page.click("#play-again")
+    page.wait_for_function(
+        "id => window.sobedesce.state.table?.id && window.sobedesce.state.table.id !== id", arg=old["id"]
+    )
+    page.wait_for_function(
+        "() => window.sobedesce.state.state !== null && window.sobedesce.state.table.status === 'playing'"
+    )
+    new = page.evaluate("window.sobedesce.state.table")
+    assert page.evaluate("location.hash") == f"#/table/{new['id']}"
+    assert new["rules"] == old["rules"] == rules
+    assert [(s["kind"], s["level"]) for s in new["seats"]] == [(s["kind"], s["level"]) for s in old["seats"]]
+    expect(page.locator("#match-over")).to_have_count(0)
     page.context.close()
 
 
@@ -1744,4 +1758,64 @@ def test_the_log_opened_on_a_phone_stays_open_as_the_table_moves(browser: Browse
     if wait_for_turn(page) == "mine":
         decide(page)
     assert log.evaluate("e => e.open") is False
+    page.context.close()
+
+
+# -- a rematch offered by another person -----------------------------------------------------------
+
+
+def test_a_rematch_asked_by_another_person_is_offered_and_taken(browser: Browser, server: str) -> None:
+    import threading
+
+    from server_client import choose_action
+
+    page = new_page(browser, viewport={"width": 1280, "height": 800})
+    page.goto(server)
+    register(page, person())
+    _create(page, ["you", "open", "easy", "easy"])
+    table_id = _table_id(page)
+    guest_name = person()
+    offers: list[dict[str, Any]] = []
+    failures: list[BaseException] = []
+
+    def guest() -> None:
+        """A second person over the WebSocket: takes the first legal decision each turn, asks
+        for a rematch once the match is over, and sits at the new table."""
+        try:
+            with connect(server.replace("http", "ws", 1) + "ws") as ws:
+                ws.send(json.dumps({"type": "hello", "name": guest_name}))
+                ws.send(json.dumps({"type": "join", "table": table_id}))
+                rng = random.Random(5)
+                while True:
+                    message = json.loads(ws.recv(timeout=TIMEOUT_MS / 1000))
+                    if message["type"] == "table" and message["table"]["status"] == "finished":
+                        ws.send(json.dumps({"type": "rematch"}))
+                    elif message["type"] == "rematch":
+                        offers.append(message)
+                        ws.send(json.dumps({"type": "join", "table": message["next"]}))
+                    elif message["type"] == "joined" and message["table"] != table_id:
+                        return
+                    state = message.get("state")
+                    due = message["type"] in ("update", "snapshot") and state and state.get("legal") is not None
+                    if due and state["to_act"] == state["seat"]:
+                        action = choose_action(state, rng)
+                        ws.send(json.dumps({"type": "act", "id": "g", "v": message["v"], "action": action}))
+        except BaseException as error:
+            failures.append(error)
+
+    thread = threading.Thread(target=guest, daemon=True)
+    thread.start()
+    play_to_the_end(page)
+    offer = page.locator("#rematch-offer")
+    expect(offer).to_have_text(f"\u2068{guest_name}\u2069 asks for a rematch: the same table again.")
+    expect(page.locator("#log li").first).to_contain_text("asks for a rematch")
+    thread.join(TIMEOUT_MS / 1000)
+    assert not failures, failures
+    assert offers and offers[0]["seat"] == 1
+    page.click("#play-again")
+    page.wait_for_function("id => window.sobedesce.state.table?.id === id", arg=offers[0]["next"])
+    page.wait_for_function("() => window.sobedesce.state.table.status === 'playing'")
+    seats = page.evaluate("window.sobedesce.state.table.seats")
+    assert [s["name"] for s in seats[:2]] == [page.evaluate("window.sobedesce.state.player"), guest_name]
+    assert page.evaluate("window.sobedesce.state.seat") == 0
     page.context.close()

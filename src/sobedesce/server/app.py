@@ -43,6 +43,7 @@ from .protocol import (
     Ping,
     ProtocolError,
     Quick,
+    Rematch,
     Say,
     Watch,
     action_from_json,
@@ -626,7 +627,7 @@ async def _handle(
         return
     if client.player is None:
         raise ServerError("unauthorized", "say hello first, with your token or a name")
-    if limiter is not None and isinstance(message, (Create, Quick)):
+    if limiter is not None and isinstance(message, (Create, Quick, Rematch)):
         limiter.take("tables")
     if cluster is not None and isinstance(message, (Create, Quick)):
         # A new table is this process's: the connection leaves a table another process holds.
@@ -657,3 +658,5 @@ async def _handle(
         client.send(hint_json(message.id, version, options))
     elif isinstance(message, Say):
         tables.say(client, message.phrase)
+    elif isinstance(message, Rematch):
+        await tables.rematch(client)

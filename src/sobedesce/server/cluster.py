@@ -35,6 +35,7 @@ from .protocol import (
     Join,
     Leave,
     ProtocolError,
+    Rematch,
     Say,
     Watch,
     action_from_json,
@@ -335,7 +336,7 @@ class Cluster:
                 # The table is moving to its new owner (this process lost it): the relocation
                 # sends this decision there once the connection is back at the table.
                 return True
-        elif isinstance(message, (Hint, Leave, Say)):
+        elif isinstance(message, (Hint, Leave, Say, Rematch)):
             request = message.model_dump(exclude_none=True)
         else:
             return False
@@ -425,6 +426,8 @@ class Cluster:
             client.send({"type": "left"})
         elif isinstance(message, Say):
             tables.say(client, message.phrase)
+        elif isinstance(message, Rematch):
+            await tables.rematch(client)
 
     # -- the bus --------------------------------------------------------------------------
 

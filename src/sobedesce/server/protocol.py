@@ -185,12 +185,16 @@ class Say(_Message):
     phrase: Phrase
 
 
+class Rematch(_Message):
+    type: Literal["rematch"]
+
+
 ClientMessage = Annotated[
-    Hello | Create | Quick | ListTables | Join | Watch | Leave | Act | Hint | Say | Ping,
+    Hello | Create | Quick | ListTables | Join | Watch | Leave | Act | Hint | Say | Rematch | Ping,
     Field(discriminator="type"),
 ]
 _CLIENT_MESSAGE: TypeAdapter[Any] = TypeAdapter(ClientMessage)
-MESSAGE_TYPES = ("hello", "create", "quick", "list", "join", "watch", "leave", "act", "hint", "say", "ping")
+MESSAGE_TYPES = ("hello", "create", "quick", "list", "join", "watch", "leave", "act", "hint", "say", "rematch", "ping")
 
 
 # A string, escapes and all; one left open runs to the end (so that no text makes it backtrack).

@@ -239,6 +239,10 @@ class Room:
     """The last hint worked out: the version and seat it is for, and its options."""
     said: dict[int, float] = field(default_factory=dict)
     """When each seat last said a phrase (by ``Tables.clock``)."""
+    rematch: Room | None = None
+    """The table made for a rematch, once a seated person asked for one after the match."""
+    rematching: asyncio.Lock = field(default_factory=asyncio.Lock)
+    """Held while the rematch is made (its own: making a table takes the lobby's lock)."""
 
     @property
     def people(self) -> list[int]:
@@ -908,6 +912,43 @@ class Tables:
         message = {"type": "said", "table": room.id, "seat": seat, "name": room.seats[seat].name, "phrase": phrase}
         for other in list(room.clients):
             other.send(message)
+
+    async def rematch(self, client: Client) -> Room:
+        """The same table again once its match is over: the same rules, privacy, clock and bots
+        in the same seats, the person who asks in their seat and the other people's seats open.
+        Everyone seated at the old table is told (``rematch``, with the invitation of a private
+        one) and joins it as any table; asked again, by anyone, it is the same new table."""
+        room, seat, player = client.room, client.seat, client.player
+        if room is None or seat is None or player is None:
+            raise ServerError("not_seated", "sit at a table to ask for a rematch there")
+        if room.status != "finished":
+            raise ServerError("not_over", "a rematch is for a table whose match is over")
+        async with room.rematching:
+            new = room.rematch
+            if new is None:
+                seats = [
+                    "you" if number == seat else ("open" if entry.kind == "person" else str(entry.level))
+                    for number, entry in enumerate(room.seats)
+                ]
+                new = await self.create(player, room.rules, seats, private=room.private, clock=room.clock)
+                room.rematch = new
+                told = list(room.clients)
+            else:
+                told = [client]
+        for other in told:
+            if other.seat is None and not other.closed and room.private:
+                continue  # (a private table has no spectators; none is told its invitation)
+            other.send(
+                {
+                    "type": "rematch",
+                    "table": room.id,
+                    "next": new.id,
+                    "invite": new.invite_code if other.seat is not None else None,
+                    "seat": seat,
+                    "name": player.name,
+                }
+            )
+        return new
 
     def _drive(self, room: Room) -> None:
         """Make sure the table's bot loop runs when a deal or a bot's decision is due."""

@@ -71,12 +71,25 @@ function freshTable(id = null, mode = null) {
     saidAt: 0, // when this page last said a phrase (Date.now())
     phrasesOpen: false, // the list of phrases, opened by the person
     logOpen: null, // the log, opened or closed by the person (null: as the width suits)
+    rematch: null, // the `rematch` message: the same table again, once someone asked for it
+    rematchAsked: false, // this page asked for it: it goes there as soon as it is made
   };
 }
 app.table = freshTable();
 
 export function send(message) {
   return app.conn.send(message);
+}
+
+// The same table again after its match: ask for it, or (asked already, by anyone) take your
+// seat there, as at any table (the seat you had; a private table's invitation with it).
+export function playAgain(table) {
+  if (!table.rematch) {
+    table.rematchAsked = send({ type: "rematch" });
+    return;
+  }
+  const { next, invite } = table.rematch;
+  send({ type: "join", table: next, seat: table.seat, code: invite ?? undefined });
 }
 
 export function nextId(prefix) {
@@ -236,6 +249,23 @@ const handlers = {
       delete table.bubbles[message.seat];
       if (app.table === table) render();
     }, BUBBLE_MS);
+    render();
+  },
+  rematch(message) {
+    const table = app.table;
+    if (message.table !== table.id || table.seat === null) return;
+    const first = table.rematch === null;
+    table.rematch = message;
+    if (table.rematchAsked) {
+      table.rematchAsked = false;
+      playAgain(table);
+      return;
+    }
+    if (first) {
+      const event = { kind: "rematch", seat: message.seat };
+      table.log.push(event);
+      announce(logLines(table, event).map((line) => line.text).join(". "));
+    }
     render();
   },
   error(message) {

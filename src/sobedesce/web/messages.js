@@ -92,6 +92,8 @@ export function errorText({ code, message = "", retry_after: retryAfter }) {
       return t("err_not_seated");
     case "too_soon":
       return t("err_too_soon");
+    case "not_over":
+      return t("err_not_over");
     case "not_started":
       return /match is over/.test(message) ? t("why_match_over") : message;
     case "unavailable":

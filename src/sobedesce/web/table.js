@@ -1,7 +1,7 @@
 // The table page: seats around a felt in the direction of play, the trick in the middle, the
 // hand at the bottom, and the decisions the server says are legal.
 
-import { announce, leave, nextId, online, render, send } from "./app.js";
+import { announce, leave, nextId, online, playAgain, render, send } from "./app.js";
 import { cardBack, cardFace, cardName, cardText, h, SUIT_SYMBOL, sortCards, suitText } from "./cards.js";
 import { isolate, num, playerName, signed, t } from "./i18n.js";
 import { nameForm } from "./lobby.js";
@@ -79,6 +79,8 @@ export function logLines(table, event) {
       return [{ text: `${t("log_round", { round: event.round })}: ${event.deltas.map((d, s) => `${isolate(name(s))} ${signed(d)}`).join(", ")}` }];
     case "match":
       return [{ text: t("log_match", { names: event.winners.map((seat) => isolate(name(seat))).join(", ") }) }];
+    case "rematch": // someone asked for the same table again (app.js puts it in the log)
+      return [{ text: t("log_rematch", { name: name(event.seat) }) }];
     case "said": // a phrase (not an event of the match: app.js puts it in the log)
       return [{ text: t("log_said", { name: name(event.seat), phrase: t(`phrase_${event.phrase}`) }) }];
     default:
@@ -817,12 +819,17 @@ function matchOver(app, table) {
         ),
       ),
     ),
+    table.rematch && table.seat !== null && h("p", { class: "rematch", id: "rematch-offer" }, t("rematch_offer", { name: seatName(table, table.rematch.seat) })),
     h(
       "div",
       { class: "row" },
       h("button", { type: "button", "data-key": "over-scores", onclick: () => openDialog(table, "scores") }, t("scores")),
       matchId && h("a", { class: "button", href: `#/replay/${matchId}`, "data-key": "replay-match" }, t("replay_match")),
-      h("a", { class: "button primary", href: "#/", id: "back-to-lobby", "data-key": "back-to-lobby" }, t("new_match")),
+      // Once the match is recorded (the table finished): the same table again.
+      table.seat !== null &&
+        table.info?.status === "finished" &&
+        h("button", { type: "button", class: "primary", id: "play-again", "data-key": "play-again", disabled: !online() || table.rematchAsked, onclick: () => { playAgain(table); render(); } }, t("play_again")),
+      h("a", { class: `button${table.seat !== null && table.info?.status === "finished" ? "" : " primary"}`, href: "#/", id: "back-to-lobby", "data-key": "back-to-lobby" }, t("new_match")),
     ),
   );
 }
