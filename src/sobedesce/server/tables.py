@@ -936,7 +936,7 @@ class Tables:
             else:
                 told = [client]
         for other in told:
-            if other.seat is None and not other.closed and room.private:
+            if other.seat is None and room.private:
                 continue  # (a private table has no spectators; none is told its invitation)
             other.send(
                 {
