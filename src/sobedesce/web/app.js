@@ -69,7 +69,7 @@ function freshTable(id = null, mode = null) {
     collected: new Set(),
     bubbles: {}, // seat -> the phrase it said, shown by its seat for a moment
     saidAt: 0, // when this page last said a phrase (Date.now())
-    phrasesOpen: false, // the list of phrases, opened by the person
+    phrasesOpen: null, // the list of phrases, opened or closed by the person (null: closed)
     logOpen: null, // the log, opened or closed by the person (null: as the width suits)
     rematch: null, // the `rematch` message: the same table again, once someone asked for it
     rematchAsked: false, // this page asked for it: it goes there as soon as it is made
@@ -238,10 +238,7 @@ const handlers = {
     if (message.table !== table.id) return;
     // In the log as an event of the table (written out in the language of the moment), and
     // by the seat for a moment.
-    const event = { kind: "said", seat: message.seat, phrase: message.phrase };
-    table.log.push(event);
-    table.log = table.log.slice(-80);
-    announce(logLines(table, event).map((line) => line.text).join(". "));
+    takeEvent(table, { kind: "said", seat: message.seat, phrase: message.phrase }, false);
     const shown = { phrase: message.phrase };
     table.bubbles[message.seat] = shown;
     setTimeout(() => {
@@ -261,11 +258,7 @@ const handlers = {
       playAgain(table);
       return;
     }
-    if (first) {
-      const event = { kind: "rematch", seat: message.seat };
-      table.log.push(event);
-      announce(logLines(table, event).map((line) => line.text).join(". "));
-    }
+    if (first) takeEvent(table, { kind: "rematch", seat: message.seat }, false);
     render();
   },
   error(message) {

@@ -570,6 +570,19 @@ function clickCard(table, card, turn) {
 const PHRASES = ["hello", "good_luck", "well_played", "thanks", "sorry", "oops", "bye"];
 const SAY_EVERY_MS = 2000;
 
+// A <details> of the table drawn again with every event stays as the person left it (the
+// log closed at the next card under the finger that had opened it): open as `table[key]`
+// says once the person has opened or closed it, else as `initially`.  A drawing replaced
+// since fires its own toggle late: only the one on the page counts.
+function keptOpen(table, key, initially) {
+  return {
+    open: table[key] ?? initially,
+    ontoggle: (event) => {
+      if (event.target.isConnected) table[key] = event.target.open;
+    },
+  };
+}
+
 function phrasesMenu(table) {
   const waiting = Date.now() - table.saidAt < SAY_EVERY_MS;
   return h(
@@ -577,14 +590,9 @@ function phrasesMenu(table) {
     {
       class: "phrases",
       id: "phrases",
-      open: table.phrasesOpen,
-      // Drawn again with every event: it stays as the person left it.
-      // (A drawing replaced since fires its own toggle late: only the one on the page counts.)
-      ontoggle: (event) => {
-        if (event.target.isConnected) table.phrasesOpen = event.target.open;
-      },
+      ...keptOpen(table, "phrasesOpen", false),
     },
-    h("summary", { "data-key": "say" }, t("say")),
+    h("summary", { class: "button", "data-key": "say" }, t("say")),
     h(
       "div",
       { class: "phrase-list", role: "group", "aria-label": t("say_label") },
@@ -653,12 +661,8 @@ function logPanel(table) {
     "details",
     {
       class: "log",
-      // Open beside a wide table, closed under a narrow one, until the person says otherwise:
-      // drawn again with every event, it closed under the finger that had opened it.
-      open: table.logOpen ?? window.innerWidth > 900,
-      ontoggle: (event) => {
-        if (event.target.isConnected) table.logOpen = event.target.open;
-      },
+      // Open beside a wide table, closed under a narrow one, until the person says otherwise.
+      ...keptOpen(table, "logOpen", window.innerWidth > 900),
     },
     h("summary", { "data-key": "log" }, t("log")),
     h(
@@ -796,6 +800,8 @@ function matchOver(app, table) {
   const event = table.match;
   const winners = event?.winners ?? state.scores.map((score, seat) => (score <= 0 ? seat : null)).filter((s) => s !== null);
   const matchId = table.info?.match_id;
+  // Once the match is recorded (the table finished), a seated person may play the same table again.
+  const again = table.seat !== null && table.info?.status === "finished";
   return h(
     "div",
     { class: "match-over", id: "match-over", role: "region", "aria-label": t("match_over") },
@@ -819,17 +825,14 @@ function matchOver(app, table) {
         ),
       ),
     ),
-    table.rematch && table.seat !== null && h("p", { class: "rematch", id: "rematch-offer" }, t("rematch_offer", { name: seatName(table, table.rematch.seat) })),
+    table.rematch && h("p", { class: "rematch", id: "rematch-offer" }, t("rematch_offer", { name: seatName(table, table.rematch.seat) })),
     h(
       "div",
       { class: "row" },
       h("button", { type: "button", "data-key": "over-scores", onclick: () => openDialog(table, "scores") }, t("scores")),
       matchId && h("a", { class: "button", href: `#/replay/${matchId}`, "data-key": "replay-match" }, t("replay_match")),
-      // Once the match is recorded (the table finished): the same table again.
-      table.seat !== null &&
-        table.info?.status === "finished" &&
-        h("button", { type: "button", class: "primary", id: "play-again", "data-key": "play-again", disabled: !online() || table.rematchAsked, onclick: () => { playAgain(table); render(); } }, t("play_again")),
-      h("a", { class: `button${table.seat !== null && table.info?.status === "finished" ? "" : " primary"}`, href: "#/", id: "back-to-lobby", "data-key": "back-to-lobby" }, t("new_match")),
+      again && h("button", { type: "button", class: "primary", id: "play-again", "data-key": "play-again", disabled: !online() || table.rematchAsked, onclick: () => { playAgain(table); render(); } }, t("play_again")),
+      h("a", { class: again ? "button" : "button primary", href: "#/", id: "back-to-lobby", "data-key": "back-to-lobby" }, t("new_match")),
     ),
   );
 }
