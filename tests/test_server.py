@@ -1809,6 +1809,12 @@ def test_new_tables_are_limited_per_address_but_never_a_match_in_progress(tmp_pa
                         decisions += 1
                         state = None
                 assert decisions > 0 and hints == 1
+                # A rematch is a new table: counted too (before a cluster would forward it).
+                again.send_json({"type": "rematch"})
+                answer_in = again.receive_json()
+                while answer_in["type"] not in ("error", "rematch"):
+                    answer_in = again.receive_json()
+                assert answer_in["code"] == "rate_limited" and answer_in["message"] == message, answer_in
             # Still limited after all that: nothing of the match was counted.
             assert http.post("/api/quick", headers=_from(here, token)).status_code == 429
         clock.now += 300  # one table back
@@ -2362,6 +2368,69 @@ def test_after_the_match_a_rematch_seats_its_people_again_at_the_same_table(make
         assert [(s["kind"], s["level"]) for s in new["seats"]] == [(s["kind"], s["level"]) for s in old["seats"]]
         assert [s["name"] for s in new["seats"][:2]] == [s["name"] for s in old["seats"][:2]]
         for client in (host, guest, stranger):
+            await client.close()
+
+    run(scenario())
+
+
+def test_a_rematch_is_remembered_when_the_finished_table_is_read_back_after_a_restart(make_server: MakeServer) -> None:
+    """Asked for again after a restart (or once nobody looked at the finished table, which then
+    leaves memory), a rematch is the one made before, not a second table."""
+    server = make_server(settings={"pace": 0})
+
+    async def first() -> tuple[GameClient, str]:
+        person = await GameClient.person(server, "ana")
+        await person.quick("table", "easy")
+        await person.play(random.Random("rematch"))
+        await finished_table(person)
+        await person.send({"type": "rematch"})
+        offer = await person.until_type("rematch")
+        await person.close()
+        return person, offer["next"]
+
+    person, rematch = run(first())
+    server.kill()
+    server.start()
+
+    async def after() -> None:
+        back = await GameClient.person(server, "ana again", token=person.token)
+        await back.join(person.table)
+        assert back.table_info is not None and back.table_info["status"] == "finished"
+        await back.send({"type": "rematch"})
+        assert (await back.until_type("rematch"))["next"] == rematch
+        await back.close()
+
+    run(after())
+    server.stop()
+    from sobedesce.server.store import Store
+
+    store = Store.for_data_dir(str(server.data))
+    try:
+        assert [row.id for row in store.tables(["open", "abandoned"])] == [rematch], "a second table was made"
+    finally:
+        store.close()
+
+
+def test_a_rematch_nobody_came_to_is_made_again(make_server: MakeServer) -> None:
+    server = make_server(settings={"pace": 0, "open_for": 0.2})
+
+    async def scenario() -> None:
+        person = await GameClient.person(server, "ana")
+        watcher = await GameClient.person(server, "watcher")
+        await person.quick("classic", "easy")
+        await person.play(random.Random("closed"))
+        await finished_table(person)
+        await person.send({"type": "rematch"})
+        closed = (await person.until_type("rematch"))["next"]
+        # Nobody sits at it: it closes after open_for seconds, and its spectator hears so.
+        await watcher.watch(closed)
+        await watcher.until_type("left")
+        await person.send({"type": "rematch"})
+        again = (await person.until_type("rematch"))["next"]
+        assert again != closed
+        await person.send({"type": "rematch"})
+        assert (await person.until_type("rematch"))["next"] == again
+        for client in (person, watcher):
             await client.close()
 
     run(scenario())

@@ -161,7 +161,7 @@ def test_migrate_twice_is_a_no_op_and_keeps_the_data(store: Store, database_url:
     try:
         with engine.connect() as connection:
             assert set(sa.inspect(connection).get_table_names()) >= SCHEMA_TABLES
-            assert connection.execute(sa.text("SELECT version_num FROM alembic_version")).scalars().all() == ["0002"]
+            assert connection.execute(sa.text("SELECT version_num FROM alembic_version")).scalars().all() == ["0003"]
     finally:
         engine.dispose()
 
@@ -386,6 +386,22 @@ def test_update_table_replaces_only_what_it_is_given(store: Store) -> None:
         store.update_table("nope", status="open")
     with pytest.raises(ValueError):
         store.update_table("t1", status="sleeping")
+
+
+def test_a_finished_table_names_its_rematch_once(store: Store) -> None:
+    store.create_table(table_row("old", status="finished"))
+    assert store.table("old").rematch is None  # type: ignore[union-attr]
+    assert store.set_rematch("old", "new1") == "new1"
+    # Asked again (another process, or after a restart): the first one named stays.
+    assert store.set_rematch("old", "new2") == "new1"
+    assert store.table("old").rematch == "new1"  # type: ignore[union-attr]
+    # In place of one that can no longer be joined, unless another was named meanwhile.
+    assert store.set_rematch("old", "new4", instead_of="new3") == "new1"
+    assert store.set_rematch("old", "new4", instead_of="new1") == "new4"
+    with pytest.raises(StoreError, match="no table"):
+        store.set_rematch("nope", "new3")
+    store.create_table(table_row("again", status="finished", rematch="next"))
+    assert store.table("again").rematch == "next"  # type: ignore[union-attr]
 
 
 def test_decisions_append_in_order_and_start_the_table(store: Store) -> None:

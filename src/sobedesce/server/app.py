@@ -554,6 +554,9 @@ async def _serve(
             try:
                 parsed = parse_message(text)
                 request_id = getattr(parsed, "id", None)
+                if client.player is not None and isinstance(parsed, (Create, Quick, Rematch)):
+                    # Counted here, before a cluster forwards a rematch to the table's process.
+                    share.take("tables")
                 if cluster is None or not await cluster.handle(client, parsed):
                     await _handle(client, tables, parsed, cluster, share)
                 if isinstance(parsed, Act):
@@ -627,8 +630,6 @@ async def _handle(
         return
     if client.player is None:
         raise ServerError("unauthorized", "say hello first, with your token or a name")
-    if limiter is not None and isinstance(message, (Create, Quick, Rematch)):
-        limiter.take("tables")
     if cluster is not None and isinstance(message, (Create, Quick)):
         # A new table is this process's: the connection leaves a table another process holds.
         await cluster.unlink(client)

@@ -109,6 +109,8 @@ class TableRow:
     created_by: int | None
     created_at: datetime
     match_id: int | None
+    rematch: str | None = None
+    """The table made when someone asked for a rematch once this one's match was over."""
 
 
 @dataclass(frozen=True)
@@ -201,6 +203,7 @@ t_tables = sa.Table(
     sa.Column("updated_at", _UTCDateTime(timezone=True), nullable=False),
     sa.Column("match_id", sa.Integer, nullable=True),
     sa.Column("lease_epoch", sa.BigInteger, nullable=False, server_default="0"),
+    sa.Column("rematch", sa.String(16), nullable=True),
     sa.UniqueConstraint("invite_code", name="uq_tables_invite_code"),
     sa.Index("ix_tables_status", "status"),
 )
@@ -307,6 +310,7 @@ def _table_row(row: sa.Row[Any]) -> TableRow:
         created_by=row.created_by,
         created_at=row.created_at,
         match_id=row.match_id,
+        rematch=row.rematch,
     )
 
 
@@ -568,6 +572,7 @@ class Store:
                         created_at=row.created_at,
                         updated_at=row.created_at,
                         match_id=row.match_id,
+                        rematch=row.rematch,
                     )
                 )
                 return then(connection) if then is not None else None
@@ -622,6 +627,23 @@ class Store:
                 ):
                     raise LeaseLost([table_id])
                 raise StoreError(f"no table {table_id!r}")
+
+    def set_rematch(self, table_id: str, rematch_id: str, *, instead_of: str | None = None) -> str:
+        """Name the rematch of a finished table, unless another than ``instead_of`` (one that
+        can no longer be joined) is named already; returns the one named.  StoreError if there
+        is no such table."""
+        named_now = t_tables.c.rematch.is_(None) if instead_of is None else t_tables.c.rematch == instead_of
+        with self._transaction(write=True) as connection:
+            connection.execute(
+                t_tables.update()
+                .where(t_tables.c.id == table_id)
+                .where(named_now)
+                .values(rematch=rematch_id, updated_at=_now())
+            )
+            named = connection.execute(sa.select(t_tables.c.rematch).where(t_tables.c.id == table_id)).first()
+        if named is None:
+            raise StoreError(f"no table {table_id!r}")
+        return str(named.rematch)
 
     def table(self, table_id: str) -> TableRow | None:
         """The table with this id."""

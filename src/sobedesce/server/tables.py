@@ -239,8 +239,9 @@ class Room:
     """The last hint worked out: the version and seat it is for, and its options."""
     said: dict[int, float] = field(default_factory=dict)
     """When each seat last said a phrase (by ``Tables.clock``)."""
-    rematch: Room | None = None
-    """The table made for a rematch, once a seated person asked for one after the match."""
+    rematch: str | None = None
+    """The id of the table made for a rematch, once a seated person asked for one after the
+    match (stored: a finished table read back leads to the same one)."""
     rematching: asyncio.Lock = field(default_factory=asyncio.Lock)
     """Held while the rematch is made (its own: making a table takes the lobby's lock)."""
 
@@ -440,6 +441,7 @@ class Tables:
             status=row.status,
             created_by=row.created_by,
             match_id=row.match_id,
+            rematch=row.rematch,
         )
 
     def _replay(self, room: Room, decisions: Sequence[tuple[int, dict[str, Any]]]) -> None:
@@ -913,7 +915,7 @@ class Tables:
         for other in list(room.clients):
             other.send(message)
 
-    async def rematch(self, client: Client) -> Room:
+    async def rematch(self, client: Client) -> None:
         """The same table again once its match is over: the same rules, privacy, clock and bots
         in the same seats, the person who asks in their seat and the other people's seats open.
         Everyone seated at the old table is told (``rematch``, with the invitation of a private
@@ -924,17 +926,27 @@ class Tables:
         if room.status != "finished":
             raise ServerError("not_over", "a rematch is for a table whose match is over")
         async with room.rematching:
-            new = room.rematch
-            if new is None:
+            known = await self._rematch_of(room)
+            told = [client]
+            if known is None:
                 seats = [
                     "you" if number == seat else ("open" if entry.kind == "person" else str(entry.level))
                     for number, entry in enumerate(room.seats)
                 ]
                 new = await self.create(player, room.rules, seats, private=room.private, clock=room.clock)
-                room.rematch = new
-                told = list(room.clients)
-            else:
-                told = [client]
+                # Named in the store once, in place of one that can no longer be joined: another
+                # process of a cluster may have named one first, and then that one it is.
+                named = await self.write(self.store.set_rematch, room.id, new.id, instead_of=room.rematch)
+                room.rematch = named
+                if named == new.id:
+                    known, told = (new.id, new.invite_code), list(room.clients)
+                else:
+                    async with self._lobby:
+                        await self._abandon(new)
+                    known = await self._rematch_of(room)
+                    if known is None:
+                        raise ServerError("unavailable", "a rematch was being made at the same time: ask again")
+            next_id, invite = known
         for other in told:
             if other.seat is None and room.private:
                 continue  # (a private table has no spectators; none is told its invitation)
@@ -942,13 +954,30 @@ class Tables:
                 {
                     "type": "rematch",
                     "table": room.id,
-                    "next": new.id,
-                    "invite": new.invite_code if other.seat is not None else None,
+                    "next": next_id,
+                    "invite": invite if other.seat is not None else None,
                     "seat": seat,
                     "name": player.name,
                 }
             )
-        return new
+
+    async def _rematch_of(self, room: Room) -> tuple[str, str | None] | None:
+        """The rematch already made of a finished table, with its invitation code, while it can
+        still be joined (a rematch nobody came to closes; one played to its end is over)."""
+        if room.rematch is None:
+            row = await self.read(self.store.table, room.id)
+            room.rematch = row.rematch if row is not None else None
+        if room.rematch is None:
+            return None
+        held = self.rooms.get(room.rematch)
+        if held is not None:
+            status, invite = held.status, held.invite_code
+        else:
+            stored = await self.read(self.store.table, room.rematch)
+            if stored is None:
+                return None
+            status, invite = stored.status, stored.invite_code
+        return (room.rematch, invite) if status in ("open", "playing") else None
 
     def _drive(self, room: Room) -> None:
         """Make sure the table's bot loop runs when a deal or a bot's decision is due."""
