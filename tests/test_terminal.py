@@ -646,6 +646,91 @@ def scripted_table(driver: TableDriver, answer, speed: float = 0.0):
     return table, stream, prompts
 
 
+def test_play_again_starts_the_next_match_at_the_same_table(tmp_path: Path) -> None:
+    """At the end of a match the program used to end: to play on, a person typed the command
+    again.  Now it asks "Play again?": yes starts a match with the same rules, names and bots,
+    the next seed, saved in the next free file; a wrong answer is asked again."""
+    from sobedesce.cli.play import _next_match
+    from sobedesce.terminal.app import TerminalTable
+
+    path = tmp_path / "m.json"
+    driver = new_driver("table", seed=7, save_path=str(path))
+    stream = io.StringIO()
+    console = Console(file=stream, width=80, height=24, force_terminal=False, color_system=None)
+    prompts: list[str] = []
+    said = iter(["maybe", "", "Sim"])
+
+    def read(prompt: str) -> str:
+        prompts.append(prompt)
+        assert len(prompts) < 5000, "the table keeps asking"
+        console.print(prompt, markup=False)
+        if prompt.endswith(("Play again? (y/n) > ", "is not an answer: y or n? > ")):
+            return next(said)
+        if len(prompts) > 1 and prompts[-2].endswith("y or n? > "):
+            return "quit"  # the first decision of the second match
+        return first_legal(prompt, table.driver)
+
+    table = TerminalTable(driver, console, speed=0, read=read, sleep=lambda s: None, again=_next_match)
+    assert table.run() == 0
+    out = stream.getvalue()
+    asked = [p for p in prompts if "Play again" in p or "y or n" in p]
+    assert asked == [
+        "Play again? (y/n) > ",
+        "'maybe' is not an answer: y or n? > ",
+        "Nothing is not an answer: y or n? > ",
+    ]
+    first = read_record(path.read_text(encoding="utf-8"))
+    assert first.is_over
+    second_path = tmp_path / "m-2.json"
+    assert "Seed 8. A new match. Type 'help' at any prompt." in out and f"Saved in {second_path}." in out
+    assert f"Continue it with: sobedesce play --resume {second_path} --seed 8" in out
+    second = read_record(second_path.read_text(encoding="utf-8"))
+    assert not second.is_over and second.rules.name == "table" and second.players == first.players
+    fresh = new_driver("table", seed=8)
+    fresh.deal()
+    assert second.rounds[0].deck == fresh.match.rounds[0].deck, "the next match is the next seed's"
+    assert table.driver.bots.keys() == driver.bots.keys()
+
+
+@pytest.mark.parametrize("answer", ["n", "quit", None])
+def test_no_more_at_the_end_of_a_match_ends_the_program(tmp_path: Path, answer: str | None) -> None:
+    from sobedesce.cli.play import _next_match
+    from sobedesce.terminal.app import TerminalTable
+
+    path = tmp_path / "m.json"
+    driver = new_driver(seed=3, save_path=str(path))
+    stream = io.StringIO()
+    console = Console(file=stream, width=80, height=24, force_terminal=False, color_system=None)
+    asked: list[str] = []
+
+    def read(prompt: str) -> str:
+        if prompt.startswith("Play again"):
+            asked.append(prompt)
+            if answer is None:
+                raise EOFError
+            return answer
+        return first_legal(prompt, driver)
+
+    table = TerminalTable(driver, console, speed=0, read=read, sleep=lambda s: None, again=_next_match)
+    assert table.run() == 0
+    assert asked == ["Play again? (y/n) > "]
+    assert table.driver is driver and driver.status == "over"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["m.json"], "no second match was started"
+    assert "leave the table" not in stream.getvalue()
+
+
+def test_the_next_match_is_saved_in_the_next_free_file(tmp_path: Path) -> None:
+    from sobedesce.cli.play import next_save_path
+
+    assert next_save_path("game.json") == "game-2.json"
+    assert next_save_path("game-2.json") == "game-3.json"
+    assert next_save_path(os.path.join("my games", "ana")) == os.path.join("my games", "ana-2")
+    assert next_save_path("a-b.json") == "a-b-2.json"
+    (tmp_path / "g-2.json").write_text("taken")
+    (tmp_path / "g-3.json").write_text("taken")
+    assert next_save_path(str(tmp_path / "g.json")) == str(tmp_path / "g-4.json")
+
+
 def test_the_command_to_continue_can_be_copied_as_it_is(tmp_path: Path) -> None:
     """Leaving a seeded match saved in a folder with a space: the command printed quotes the
     path for the shell and gives the seed again (without it the next deals change)."""

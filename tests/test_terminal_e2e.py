@@ -41,9 +41,10 @@ PROMPTS = [
     r"Press Enter to deal round (\d+) > ",
     r"Press Enter to return to the table > ",
     r"Press Enter for more \(\d+/\d+\) > ",
+    r"Play again\? \(y/n\) > ",
     pexpect.EOF,
 ]
-TRUMP, EXCHANGE, MUST_EXCHANGE, CARD_PROMPT, NEXT_ROUND, PAGE, MORE, END = range(8)
+TRUMP, EXCHANGE, MUST_EXCHANGE, CARD_PROMPT, NEXT_ROUND, PAGE, MORE, AGAIN, END = range(9)
 
 
 def _as_at_a_terminal() -> None:
@@ -160,14 +161,18 @@ class Person:
             child.sendline(letters(card) if self.rng.random() < 0.5 else letters(card).upper())
 
 
-def play_to_the_end(person: Person, child: pexpect.spawn) -> None:
-    """The person answers every prompt until the match is over; the program then exits 0."""
+def play_to_the_end(person: Person, child: pexpect.spawn, again: bool = False) -> None:
+    """The person answers every prompt until the match is over, then "Play again?": no (the
+    program exits 0), or yes (a new match starts)."""
     for _ in range(5000):
-        if person.step(child) == END:
+        if person.step(child) == AGAIN:
             break
     else:
         raise AssertionError("the match did not end")
-    assert child.wait() == 0
+    child.sendline("y" if again else "n")
+    if not again:
+        child.expect(pexpect.EOF)
+        assert child.wait() == 0
 
 
 def test_a_whole_match_with_a_kill_and_a_resume(tmp_path: Path) -> None:
@@ -225,7 +230,16 @@ def test_a_whole_match_under_the_table_rules(tmp_path: Path) -> None:
     path = tmp_path / "table.json"
     child = spawn("--rules", "table", "--seed", "77", "--bots", "random", "--speed", "0", "--save", str(path))
     person = Person(random.Random(2), rules="table", direction="clockwise")
-    play_to_the_end(person, child)
+    play_to_the_end(person, child, again=True)
+    # Play again: the next match, at once, under the same rules, saved in the next file.
+    child.expect(r"(Trump \(S/H/D/C\)|Discard or sit|Your card) > ")
+    screen = screen_of(child)
+    assert "table rules · round 1 " in screen and screen.count("score 20 · 5 cards") == 4, screen
+    child.sendline("quit")
+    child.expect(pexpect.EOF)
+    assert child.wait() == 0
+    second = read_record((tmp_path / "table-2.json").read_text(encoding="utf-8"))
+    assert second.rules.name == "table" and not second.is_over and len(second.rounds) == 1
     whole = "\n".join(person.transcript)
     # Typed answers the table rules refuse come back with the rule, and the prompt repeats.
     assert "Not allowed" in whole

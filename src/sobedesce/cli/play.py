@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 import argparse
+import itertools
 import math
 import os
 import re
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sobedesce.core import PRESETS, Match, Phase, RecordFormatError, RecordRuleError, find_rules
+
+if TYPE_CHECKING:
+    from sobedesce.table import TableDriver
 
 DEFAULT_BOTS = "hard"
 DEFAULT_NAME = "You"
@@ -210,4 +214,43 @@ def run(args: argparse.Namespace) -> int:
     except OSError as error:
         return fail(f"cannot save to {save_path}: {error.strerror}")
     console = Console(highlight=False, emoji=False)
-    return TerminalTable(driver, console, speed=args.speed, notes=notes).run()
+    return TerminalTable(driver, console, speed=args.speed, notes=notes, again=_next_match).run()
+
+
+def _next_match(finished: TableDriver) -> tuple[TableDriver, list[str]]:
+    """Play again: the same rules, names, seat and bots; a seeded match's next seed (a run of
+    matches replays by seed too); saved, if the finished one was, in the next free
+    ``NAME-2.json``, ``NAME-3.json``…"""
+    from sobedesce.terminal import TableDriver
+
+    old = finished.match
+    match = Match(old.rules, players=old.players)
+    seed = finished.seed + 1 if isinstance(finished.seed, int) else None
+    path = None if finished.save_path is None else next_save_path(finished.save_path)
+    driver = TableDriver(match, finished.human, dict(finished.bots), seed=seed, save_path=path)
+    notes = [("" if seed is None else f"Seed {seed}. ") + "A new match. Type 'help' at any prompt."]
+    if path is not None:
+        try:
+            driver.save()
+        except OSError as error:
+            driver.save_error = error
+            notes.append(f"! Not saved in {path} ({error.strerror or error}): each move tries again.")
+        else:
+            notes.append(f"Saved in {path}.")
+    return driver, notes
+
+
+def next_save_path(path: str) -> str:
+    """``game.json`` → ``game-2.json`` (``game-2.json`` → ``game-3.json``), the first such name
+    that no file has."""
+    folder, name = os.path.split(path)
+    stem, dot, suffix = name.rpartition(".") if "." in name.lstrip(".") else (name, "", "")
+    base, dash, number = stem.rpartition("-")
+    start = int(number) + 1 if dash and number.isdigit() and base else 2
+    if not (dash and number.isdigit() and base):
+        base = stem
+    for n in itertools.count(start):
+        candidate = os.path.join(folder, f"{base}-{n}{dot}{suffix}")
+        if not os.path.lexists(candidate):
+            return candidate
+    raise AssertionError("unreachable")

@@ -25,7 +25,7 @@ from rich.text import Text
 from sobedesce.core import Exchange, IllegalActionError, Phase, Play
 from sobedesce.table import Event, TableDriver
 
-from .inputs import COMMANDS, Command, InputError, parse_input
+from .inputs import COMMANDS, Command, InputError, echo, parse_input
 from .render import (
     LOG_LINES,
     Guidance,
@@ -194,6 +194,10 @@ class _Quit(Exception):
     """The person typed ``quit``."""
 
 
+_YES = frozenset({"y", "yes", "s", "sim", "again", "play", "play again"})
+_NO = frozenset({"n", "no", "não", "nao", "leave"})
+"""The answers to "Play again?" (English and Portuguese)."""
+
 _PAGES = ("rules", "help", "history")
 """The commands that show a page (at a decision, ``history`` is shown under the hand when it fits)."""
 
@@ -202,7 +206,9 @@ class TerminalTable:
     """Runs a match at a terminal until it ends or the person leaves.
 
     ``read`` reads one line after showing a prompt (default: the console's ``input``);
-    ``sleep`` paces the bots (``speed`` seconds a move, 0 for instant).
+    ``sleep`` paces the bots (``speed`` seconds a move, 0 for instant).  With ``again``, a
+    match played to its end here asks "Play again?", and ``again`` makes the next match's
+    driver from the finished one's (with notes for the new table's log).
     """
 
     def __init__(
@@ -214,8 +220,11 @@ class TerminalTable:
         read: Callable[[str], str] | None = None,
         sleep: Callable[[float], None] = time.sleep,
         notes: Sequence[str] = (),
+        again: Callable[[TableDriver], tuple[TableDriver, Sequence[str]]] | None = None,
     ) -> None:
         self.driver = driver
+        self.again = again
+        self._play_again = False
         self.console = console
         self.speed = max(0.0, speed)
         self.read = read or console_reader(console)
@@ -238,6 +247,15 @@ class TerminalTable:
         """Play until the match ends (0), the person quits or input ends (0), or Ctrl-C (130)."""
         try:
             self._loop()
+            while self._play_again and self.again is not None:
+                # The same reader (what was typed ahead stays), a new match at a clean table.
+                self._play_again = False
+                self.driver, notes = self.again(self.driver)
+                self.log.clear()
+                self.log.extend(Text(n, style="dim") for n in notes)
+                self.notice = None
+                self._save_failing = False
+                self._loop()
         except _Quit:
             self._leave("You leave the table.")
             return 0
@@ -458,7 +476,8 @@ class TerminalTable:
                 self._round_over(event, last=ended is not None)
         if ended is not None:
             # The last round's summary and the match's end are one page, shown a screenful at a time.
-            self._match_over(ended, next((event for event in events if event.kind == "round"), None))
+            last_round = next((event for event in events if event.kind == "round"), None)
+            self._match_over(ended, last_round, offer_again=self.again is not None)
 
     def _while_paced(self) -> Text | None:
         """The line under the hand while the table pauses: no prompt is up, so when the
@@ -502,12 +521,14 @@ class TerminalTable:
                     f"? Press Enter to deal round {event.round_index + 2}, or type rules, history, help or quit."
                 )
 
-    def _match_over(self, event: Event, last_round: Event | None = None) -> None:
+    def _match_over(self, event: Event, last_round: Event | None = None, *, offer_again: bool = False) -> None:
         """The end of the match: the last round's summary (``last_round``), the winners, the
         final scores and riscos, and where the record is.  Taller than the window, it is shown
         a screenful at a time (Enter for more), like every other page; the last screen has no
-        prompt: the program ends under it.  ``quit``, or the end of input, shows the rest at once."""
+        prompt, and the program ends under it, or (``offer_again``) asks "Play again?".
+        ``quit``, or the end of input, shows the rest at once and plays no more."""
         driver = self.driver
+        question = "Play again? (y/n) > "
 
         def page(width: int) -> list[Text]:
             lines: list[Text] = []
@@ -534,7 +555,24 @@ class TerminalTable:
             index = min(index, len(chunks) - 1)
             self._screen(chunks[index])
             if index == len(chunks) - 1:
-                return
+                if not offer_again:
+                    return
+                try:
+                    answer = self._ask(question)
+                except EOFError:
+                    self.console.print()
+                    return
+                if answer is None:
+                    continue
+                key = " ".join(answer.split()).lower()
+                if key in _YES:
+                    self._play_again = True
+                    return
+                if key in _NO or COMMANDS.get(key) == "quit":
+                    return
+                # Said in the prompt: a line more on the page could push its top off the screen.
+                question = f"{echo(answer.strip()) if key else 'Nothing'} is not an answer: y or n? > "
+                continue
             try:
                 answer = self._ask(f"Press Enter for more ({index + 1}/{len(chunks)}) > ")
             except EOFError:

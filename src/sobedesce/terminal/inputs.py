@@ -72,12 +72,12 @@ ECHO_LIMIT = 24
 pasted by mistake is not echoed whole (it would push the table off the screen)."""
 
 
-def _echo(text: str) -> str:
+def echo(text: str) -> str:
     """``text`` quoted as typed, cut to :data:`ECHO_LIMIT` characters.
 
-    >>> _echo("zz")
+    >>> echo("zz")
     "'zz'"
-    >>> _echo("x" * 100)
+    >>> echo("x" * 100)
     "'xxxxxxxxxxxxxxxxxxxxxxx…'"
     """
     return repr(text if len(text) <= ECHO_LIMIT else text[: ECHO_LIMIT - 1] + "…")
@@ -96,7 +96,7 @@ def parse_card_word(word: str, hand: Sequence[Card]) -> Card:
         if not 1 <= position <= len(hand):
             if not hand:
                 raise InputError("you hold no cards")
-            number = str(position) if position >= 0 else _echo(word)
+            number = str(position) if position >= 0 else echo(word)
             raise InputError(f"there is no card {number}: number the cards of your hand 1 to {len(hand)}")
         return hand[position - 1]
     text = word.strip()
@@ -106,7 +106,7 @@ def parse_card_word(word: str, hand: Sequence[Card]) -> Card:
         return Card.parse(text)
     except CardParseError:
         raise InputError(
-            f"{_echo(word)} is not a card: type e.g. 7h (rank A7KJQ65432, suit SHDC) or its number"
+            f"{echo(word)} is not a card: type e.g. 7h (rank A7KJQ65432, suit SHDC) or its number"
         ) from None
 
 
@@ -133,14 +133,14 @@ def parse_input(
         raise InputError(_what_to_type(phase, turn_allowed, keep_allowed, sit_allowed))
     if key in ("q", ":q", "bye", "leave", "stop"):
         # What other programs quit with: said, not done (a stray key would end the match).
-        raise InputError(f"{_echo(text.strip())} does not leave: type 'quit' to leave the table")
+        raise InputError(f"{echo(text.strip())} does not leave: type 'quit' to leave the table")
     if phase == Phase.TRUMP:
         if key in _TURN_WORDS:
             return TurnUp()
         suit = _SUIT_WORDS.get(key)
         if suit is None:
             turn = ", or 'turn'" if turn_allowed else ""
-            raise InputError(f"{_echo(text.strip())} is not a suit: type S, H, D or C (or spades, hearts…){turn}")
+            raise InputError(f"{echo(text.strip())} is not a suit: type S, H, D or C (or spades, hearts…){turn}")
         return NameTrump(suit)
     words = key.split()
     if phase == Phase.EXCHANGE:
