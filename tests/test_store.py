@@ -166,6 +166,48 @@ def test_migrate_twice_is_a_no_op_and_keeps_the_data(store: Store, database_url:
         engine.dispose()
 
 
+def test_a_database_of_the_release_before_the_rematch_is_upgraded_keeping_its_tables(database_url: str) -> None:
+    """A data folder made before 0003 (the rematch of a finished table): migrated on start,
+    its tables, decisions and players stay, with no rematch named yet."""
+    from alembic import command
+    from alembic.config import Config
+
+    from sobedesce.server.store import MIGRATIONS
+
+    opened = Store(database_url)
+    try:
+        config = Config()
+        config.set_main_option("script_location", str(MIGRATIONS).replace("%", "%%"))
+        with opened._transaction(write=True) as connection:
+            config.attributes["connection"] = connection
+            command.upgrade(config, "0002")
+        with opened._transaction(write=True) as connection:
+            connection.execute(
+                sa.text(
+                    "INSERT INTO players (name, name_key, token_hash, kind, mu, sigma, created_at)"
+                    " VALUES ('Ana', 'ana', 'h', 'person', 25, 8.3, :t)"
+                ),
+                {"t": T0},
+            )
+            connection.execute(
+                sa.text(
+                    "INSERT INTO tables (id, rules, private, seats, settings, secret, status, version,"
+                    " created_by, created_at, updated_at, lease_epoch)"
+                    " VALUES ('old', 'classic', false, '[]', '{}', 's', 'finished', 1, 1, :t, :t, 0)"
+                ),
+                {"t": T0},
+            )
+            connection.execute(sa.text("INSERT INTO decisions (table_id, seq, data) VALUES ('old', 1, '{}')"))
+        opened.migrate()
+        old = opened.table("old")
+        assert old is not None and old.status == "finished" and old.rematch is None
+        assert opened.decisions("old") == [(1, {})]
+        assert opened.player_by_name("Ana") is not None
+        assert opened.set_rematch("old", "new") == "new"
+    finally:
+        opened.close()
+
+
 def test_the_migration_builds_exactly_the_schema_the_store_queries(store: Store, database_url: str) -> None:
     engine = sa.create_engine(database_url)
     try:
