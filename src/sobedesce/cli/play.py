@@ -26,6 +26,7 @@ def register(subparsers: Any) -> None:
         help="play a match against three bots in the terminal",
         description=(
             "Play Sobe e Desce against three bots. When you decide: hint. At any prompt: rules, history, help, quit."
+            " At the end of a match: play again (y/n)."
         ),
     )
     parser.add_argument("--rules", choices=sorted(PRESETS), default=None, help="rule set (default: classic)")
