@@ -692,6 +692,32 @@ def test_play_again_starts_the_next_match_at_the_same_table(tmp_path: Path) -> N
     assert table.driver.bots.keys() == driver.bots.keys()
 
 
+def test_the_pages_are_shown_at_the_play_again_prompt_too(tmp_path: Path) -> None:
+    """``rules``, ``help`` and ``history`` work at any prompt, "Play again?" included: the page,
+    then the question again."""
+    from sobedesce.cli.play import _next_match
+    from sobedesce.terminal.app import TerminalTable
+
+    driver = new_driver(seed=5)
+    stream = io.StringIO()
+    console = Console(file=stream, width=80, height=24, force_terminal=False, color_system=None)
+    answers = iter(["rules", "", "help", "", "n"])
+    asked: list[str] = []
+
+    def read(prompt: str) -> str:
+        if asked or prompt.startswith("Play again"):
+            asked.append(prompt)
+            console.print(prompt, markup=False)
+            return next(answers)
+        return first_legal(prompt, driver)
+
+    table = TerminalTable(driver, console, speed=0, read=read, sleep=lambda s: None, again=_next_match)
+    assert table.run() == 0
+    assert asked == ["Play again? (y/n) > ", "Press Enter to return to the table > "] * 2 + ["Play again? (y/n) > "]
+    out = stream.getvalue()
+    assert "Rules: classic" in out and "How to answer" in out
+
+
 @pytest.mark.parametrize("answer", ["n", "quit", None])
 def test_no_more_at_the_end_of_a_match_ends_the_program(tmp_path: Path, answer: str | None) -> None:
     from sobedesce.cli.play import _next_match

@@ -570,6 +570,10 @@ class TerminalTable:
                     return
                 if key in _NO or COMMANDS.get(key) == "quit":
                     return
+                if COMMANDS.get(key) in _PAGES:  # rules, help or history, as at any prompt
+                    self._page(self._page_of(COMMANDS[key]))
+                    question = "Play again? (y/n) > "
+                    continue
                 # Said in the prompt: a line more on the page could push its top off the screen.
                 question = f"{echo(answer.strip()) if key else 'Nothing'} is not an answer: y or n? > "
                 continue
