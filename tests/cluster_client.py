@@ -69,13 +69,15 @@ class Cluster:
         self.lease_seconds = lease_seconds
         self.servers: list[ServerProcess] = []
 
-    def start(self, count: int, **options: Any) -> list[ServerProcess]:
+    def start(self, count: int, *, extra: list[str] | None = None, **options: Any) -> list[ServerProcess]:
+        """``count`` processes more; ``extra``: options of ``sobedesce serve`` beyond the cluster's."""
         started = []
+        more = list(extra or [])
         for _ in range(count):
             workdir = self.root / f"server{len(self.servers)}"
             workdir.mkdir()
             extra = ["--redis", self.redis_url, "--lease-seconds", str(self.lease_seconds)]
-            extra += ["--cluster-name", self.prefix]
+            extra += ["--cluster-name", self.prefix, *more]
             server = ServerProcess(workdir, db=self.db, extra=extra, **options)
             self.servers.append(server)
             started.append(server.start())

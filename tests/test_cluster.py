@@ -193,6 +193,32 @@ killed_at: list[tuple[str, int, int]] = []
 """The table, the version the spectator had seen and the lease's epoch when the owner was killed."""
 
 
+def test_a_rematch_asked_through_another_process_counts_against_the_address_limit(group: Cluster) -> None:
+    """A rematch is a new table: the address's limit on new tables counts it on the process the
+    connection is on, before that process forwards it to the table's owner (it used to pass
+    uncounted when forwarded).  Each process keeps its own count of an address."""
+    a, b = group.start(2, extra=["--limit-tables", "1/h", "--limit-registrations", "100/h"])
+    proxied = {"X-Forwarded-For": "203.0.113.8"}
+
+    async def scenario() -> None:
+        host = await GameClient.open(a, "host", headers=proxied)
+        assert (await host.hello(name=f"host{uuid.uuid4().hex[:8]}"))["type"] == "welcome"
+        table = await host.create(["you", "open", "easy", "easy"])  # the address's one table
+        guest = await GameClient.open(b, "guest", headers=proxied)
+        assert (await guest.hello(name=f"guest{uuid.uuid4().hex[:8]}"))["type"] == "welcome"
+        await guest.create(["you", "open", "easy", "easy"])  # the address's one table on B
+        await guest.join(table["id"])  # through B (its own table, not started, closes): A owns this one
+        await asyncio.gather(host.play(random.Random(1)), guest.play(random.Random(2)))
+        await guest.send({"type": "rematch"})
+        refused = await guest.until_type("error")
+        assert refused["code"] == "rate_limited", refused
+        assert refused["message"].startswith("too many new tables from your address: at most 1 an hour"), refused
+        for client in (host, guest):
+            await client.close()
+
+    run(scenario())
+
+
 def test_a_table_that_is_starting_stays_in_the_lobby(group: Cluster) -> None:
     """A table's last seat is stored before its start: between the two writes the store holds
     an open table with no open seat, and the lobby of a process, which reads the store, left it
