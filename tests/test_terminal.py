@@ -752,6 +752,7 @@ def test_the_next_match_is_saved_in_the_next_free_file(tmp_path: Path) -> None:
     assert next_save_path("game-2.json") == "game-3.json"
     assert next_save_path(os.path.join("my games", "ana")) == os.path.join("my games", "ana-2")
     assert next_save_path("a-b.json") == "a-b-2.json"
+    assert next_save_path("game-².json") == "game-²-2.json", "a digit that is no number is part of the name"
     (tmp_path / "g-2.json").write_text("taken")
     (tmp_path / "g-3.json").write_text("taken")
     assert next_save_path(str(tmp_path / "g.json")) == str(tmp_path / "g-4.json")

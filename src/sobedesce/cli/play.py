@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import itertools
 import math
 import os
 import re
@@ -228,7 +227,7 @@ def _next_match(finished: TableDriver) -> tuple[TableDriver, list[str]]:
     match = Match(old.rules, players=old.players)
     seed = finished.seed + 1 if isinstance(finished.seed, int) else None
     path = None if finished.save_path is None else next_save_path(finished.save_path)
-    driver = TableDriver(match, finished.human, dict(finished.bots), seed=seed, save_path=path)
+    driver = TableDriver(match, finished.human, finished.bots, seed=seed, save_path=path)
     notes = [("" if seed is None else f"Seed {seed}. ") + "A new match. Type 'help' at any prompt."]
     if path is not None:
         try:
@@ -247,11 +246,11 @@ def next_save_path(path: str) -> str:
     folder, name = os.path.split(path)
     stem, dot, suffix = name.rpartition(".") if "." in name.lstrip(".") else (name, "", "")
     base, dash, number = stem.rpartition("-")
-    start = int(number) + 1 if dash and number.isdigit() and base else 2
-    if not (dash and number.isdigit() and base):
-        base = stem
-    for n in itertools.count(start):
-        candidate = os.path.join(folder, f"{base}-{n}{dot}{suffix}")
-        if not os.path.lexists(candidate):
-            return candidate
-    raise AssertionError("unreachable")
+    # ASCII digits only: "²" is a digit to str.isdigit and no number to int().
+    if dash and base and number.isascii() and number.isdigit():
+        n = int(number) + 1
+    else:
+        base, n = stem, 2
+    while os.path.lexists(candidate := os.path.join(folder, f"{base}-{n}{dot}{suffix}")):
+        n += 1
+    return candidate
