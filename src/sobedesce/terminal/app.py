@@ -197,6 +197,7 @@ class _Quit(Exception):
 _YES = frozenset({"y", "yes", "s", "sim", "again", "play", "play again"})
 _NO = frozenset({"n", "no", "não", "nao", "leave"})
 """The answers to "Play again?" (English and Portuguese)."""
+_AGAIN = "Play again? (y/n) > "
 
 _PAGES = ("rules", "help", "history")
 """The commands that show a page (at a decision, ``history`` is shown under the hand when it fits)."""
@@ -222,17 +223,21 @@ class TerminalTable:
         notes: Sequence[str] = (),
         again: Callable[[TableDriver], tuple[TableDriver, Sequence[str]]] | None = None,
     ) -> None:
-        self.driver = driver
         self.again = again
         self._play_again = False
         self.console = console
         self.speed = max(0.0, speed)
         self.read = read or console_reader(console)
         self.sleep = sleep
+        self._moved_since_prompt = False
+        self._sit_down(driver, notes)
+
+    def _sit_down(self, driver: TableDriver, notes: Sequence[str]) -> None:
+        """A clean table for ``driver``'s match: its log starting with ``notes``."""
+        self.driver = driver
         self.log: deque[Text] = deque((Text(n, style="dim") for n in notes), maxlen=LOG_LINES)
         # What the person asked to see under their hand (a hint, the history), drawn for a width.
         self.notice: Callable[[int], list[Text]] | None = None
-        self._moved_since_prompt = False
         self._save_failing = False
 
     @property
@@ -250,11 +255,7 @@ class TerminalTable:
             while self._play_again and self.again is not None:
                 # The same reader (what was typed ahead stays), a new match at a clean table.
                 self._play_again = False
-                self.driver, notes = self.again(self.driver)
-                self.log.clear()
-                self.log.extend(Text(n, style="dim") for n in notes)
-                self.notice = None
-                self._save_failing = False
+                self._sit_down(*self.again(self.driver))
                 self._loop()
         except _Quit:
             self._leave("You leave the table.")
@@ -528,7 +529,7 @@ class TerminalTable:
         prompt, and the program ends under it, or (``offer_again``) asks "Play again?".
         ``quit``, or the end of input, shows the rest at once and plays no more."""
         driver = self.driver
-        question = "Play again? (y/n) > "
+        question = _AGAIN
 
         def page(width: int) -> list[Text]:
             lines: list[Text] = []
@@ -572,7 +573,7 @@ class TerminalTable:
                     return
                 if COMMANDS.get(key) in _PAGES:  # rules, help or history, as at any prompt
                     self._page(self._page_of(COMMANDS[key]))
-                    question = "Play again? (y/n) > "
+                    question = _AGAIN
                     continue
                 # Said in the prompt: a line more on the page could push its top off the screen.
                 question = f"{echo(answer.strip()) if key else 'Nothing'} is not an answer: y or n? > "
