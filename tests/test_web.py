@@ -1246,8 +1246,11 @@ MATCH_OVER_FITS = """() => {
   const box = document.querySelector('#match-over');
   const right = box.getBoundingClientRect().right;
   const out = [...box.querySelectorAll('*')].filter(e => e.getBoundingClientRect().right > right + 0.5);
+  // A header wider than its column ran into the next one ("Pontuação" into "Riscos").
+  const over = [...box.querySelectorAll('thead th')].filter(th => th.scrollWidth > th.clientWidth);
   return {scrollWidth: box.scrollWidth, clientWidth: box.clientWidth, scrollHeight: box.scrollHeight,
-          clientHeight: box.clientHeight, out: out.map(e => e.tagName + '.' + e.className + ' ' + e.textContent.slice(0, 30))};
+          clientHeight: box.clientHeight,
+          out: [...out, ...over].map(e => e.tagName + '.' + e.className + ' ' + e.textContent.slice(0, 30))};
 }"""
 
 
