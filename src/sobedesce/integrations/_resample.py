@@ -7,6 +7,14 @@ each played card proves a seat did *not* hold (RULES.md §4: a seat void in the 
 that did not trump or did not head the trick when it had to).  The deal is checked by replaying
 the round, so it is always consistent; it is not weighted by how likely the others' decisions
 were (that is what ``strong``'s inference adds).
+
+The cards the active seats hold now are drawn together (every seat's share sliced from one
+shuffle) and the draw rejected when a seat gets a card its plays prove it did not hold, so they
+are uniform over the consistent placements.  Drawn seat by seat instead, each from what the seats
+before it left, the seats filled last got the cards the others may not hold more often than
+their share (half as often again, measured with two seats that had shown voids).  Only when
+``JOINT_TRIES`` joint draws are all rejected (a position so constrained that few placements are
+left) does it fall back to that seat-by-seat draw, which always places the cards.
 """
 
 from __future__ import annotations
@@ -33,9 +41,11 @@ from sobedesce.core import (
 from sobedesce.core.cards import SUIT_MASKS
 from sobedesce.core.logic import ABOVE, BEATERS, STOCK, packet_indices
 
-__all__ = ["OwnCards", "SampledDeal", "forbidden_masks", "sample_deal"]
+__all__ = ["JOINT_TRIES", "OwnCards", "SampledDeal", "forbidden_masks", "sample_deal"]
 
 SEATS = 4
+JOINT_TRIES = 200
+"""Attempts that draw the active seats' cards together before falling back to seat by seat."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,20 +125,21 @@ def sample_deal(view: SeatView, rng: random.Random, own: OwnCards | None = None,
     if view.phase not in (Phase.TRUMP, Phase.EXCHANGE, Phase.PLAY):
         raise ValueError("sample_deal needs a view of a round in play")
     assert view.dealer is not None and view.chooser is not None
-    for _ in range(tries):
-        deal = _attempt(view, rng, own)
+    for attempt in range(tries):
+        deal = _attempt(view, rng, own, joint=attempt < JOINT_TRIES)
         if deal is not None:
             return deal
     raise RuntimeError(f"no deal consistent with seat {view.seat}'s view found in {tries} attempts")
 
 
-def _attempt(view: SeatView, rng: random.Random, own: OwnCards | None) -> SampledDeal | None:
-    """One try at a consistent deal (``None`` when the cards drawn cannot be placed)."""
+def _attempt(view: SeatView, rng: random.Random, own: OwnCards | None, *, joint: bool) -> SampledDeal | None:
+    """One try at a consistent deal (``None`` when the cards drawn cannot be placed); with
+    ``joint``, the active seats' cards are drawn together and rejected if any is proven not held."""
     assert view.chooser is not None
     positions = _packets(view.chooser)
     if view.phase == Phase.TRUMP:
         return _check(view, _trump_phase_deck(view, rng, own, positions), ())
-    return _Attempt(view, rng, own).deal(positions)
+    return _Attempt(view, rng, own).deal(positions, joint=joint)
 
 
 def _trump_phase_deck(
@@ -179,6 +190,10 @@ class _Attempt:
         self.initial5: list[list[int]] = [[] for _ in range(SEATS)]
         self.drawn: list[list[int]] = [[] for _ in range(SEATS)]
         self.discards: list[list[int]] = [[] for _ in range(SEATS)]
+        self.turned_kept = False
+        """Whether the chooser (another seat) still holds the turned card or played it."""
+        self.held: dict[int, list[int]] = {}
+        """The unplayed cards of the active seats, when drawn together."""
 
     def _own_cards(self, own: OwnCards | None) -> tuple[list[int], list[int], list[int]]:
         """The viewer's first packet, second packet and draws: as known, or as its view allows."""
@@ -216,7 +231,7 @@ class _Attempt:
             self.pool.remove(card)
         return chosen
 
-    def deal(self, positions: list[list[int]]) -> SampledDeal | None:
+    def deal(self, positions: list[list[int]], *, joint: bool) -> SampledDeal | None:
         view, me = self.view, self.me
         self.initial5[me] = self.my_first + self.my_second
         self.drawn[me] = self.my_drawn
@@ -224,6 +239,10 @@ class _Attempt:
         # Most constrained seats first: the active ones, by how much their plays forbid.
         others = [s for s in range(SEATS) if s != me or not self.initial5[me]]
         others.sort(key=lambda s: (view.active[s] is not True, -self.forbidden[s].bit_count()))
+        if self.chooser in others and view.active[self.chooser] and not self._keep_turned():
+            return None
+        if joint and not self._draw_held([s for s in others if view.active[s]]):
+            return None
         for seat in others:
             placed = self._active_seat(seat) if view.active[seat] else self._idle_seat(seat)
             if not placed:
@@ -234,22 +253,49 @@ class _Attempt:
             return None
         return _check(view, deck, self._actions())
 
+    def _holds_turned(self, seat: int) -> bool:
+        """Whether ``seat`` is the chooser and the turned card is neither played nor known gone."""
+        turned = self.turned
+        return turned is not None and seat == self.chooser and turned not in self.played_by[seat]
+
+    def _keep_turned(self) -> bool:
+        """Decide whether the chooser kept the turned card (``False``: no way it could have)."""
+        seat, turned = self.chooser, self.turned
+        if not self._holds_turned(seat):
+            return True
+        assert turned is not None
+        k = self.view.discard_counts[seat] or 0
+        # Kept or discarded, uniformly over which cards went; never when it showed a void in trumps.
+        can_keep = not (self.forbidden[seat] >> turned & 1) and self.view.hand_sizes[seat] > 0
+        self.turned_kept = can_keep and (k == 0 or self.rng.random() < (5 - k) / 5)
+        return self.turned_kept or k > 0
+
+    def _unplayed_count(self, seat: int) -> int:
+        """How many of a seat's unplayed cards come from the pool (the turned card does not)."""
+        return self.view.hand_sizes[seat] - (self._holds_turned(seat) and self.turned_kept)
+
+    def _draw_held(self, seats: list[int]) -> bool:
+        """The unplayed cards of ``seats``, sliced from the shuffled pool: ``False`` (rejected)
+        when one gets a card its plays prove it did not hold."""
+        start = 0
+        for seat in seats:
+            count = self._unplayed_count(seat)
+            chunk = self.pool[start : start + count]
+            if len(chunk) < count or any(self.forbidden[seat] >> card & 1 for card in chunk):
+                return False
+            self.held[seat] = chunk
+            start += count
+        del self.pool[:start]
+        return True
+
     def _active_seat(self, seat: int) -> bool:
         """A seat that plays: the cards it holds now (none it is proven not to hold), which of
         them it drew, and what it discarded."""
         view, turned, rng = self.view, self.turned, self.rng
-        holds_turned = turned is not None and seat == self.chooser and turned not in self.played_by[seat]
+        holds_turned = self._holds_turned(seat)
         k = view.discard_counts[seat] or 0
-        unplayed = view.hand_sizes[seat]
-        turned_kept = False
-        if holds_turned:
-            assert turned is not None
-            # Kept or discarded, uniformly over which cards went; never when it showed a void in trumps.
-            can_keep = not (self.forbidden[seat] >> turned & 1) and unplayed > 0
-            turned_kept = can_keep and (k == 0 or rng.random() < (5 - k) / 5)
-            if not turned_kept and k == 0:
-                return False
-        held = self.take(unplayed - turned_kept, self.forbidden[seat])
+        turned_kept = holds_turned and self.turned_kept
+        held = self.held[seat] if seat in self.held else self.take(self._unplayed_count(seat), self.forbidden[seat])
         if held is None:
             return False
         hand = self.played_by[seat] + held + ([turned] if turned is not None and turned_kept else [])
