@@ -15,7 +15,7 @@ import pytest
 from sobedesce.bots import BOTS, LEVEL_DEADLINE, LEVELS, OracleSeat, StrongBot, make_bot
 from sobedesce.bots._search import exchange_candidates, sample_exchange_worlds, screen_exchange
 from sobedesce.bots._sim import PlayState
-from sobedesce.bots.basic import exchange_action
+from sobedesce.bots.basic import BasicBot, exchange_action
 from sobedesce.bots.beginner import absurd
 from sobedesce.core import SIT_OUT, Match, NameTrump, Phase, Round, SeatView, seat_view
 from sobedesce.core.cards import SUIT_MASKS, mask_of
@@ -105,6 +105,13 @@ def test_settings_in_the_name() -> None:
         make_bot("strong:batch=0:deadline=0.5")
     with pytest.raises(ValueError, match="keep_mediocre is a chance"):
         make_bot("beginner:keep_mediocre=2")
+    # basic took any number: with explain_samples 0 every hint of a card read 0.0.
+    with pytest.raises(ValueError, match=r"bot 'basic'.*explain_samples must be at least 1, not 0"):
+        make_bot("basic:explain_samples=0")
+    with pytest.raises(ValueError, match="sit_margin must be a finite number, not nan"):
+        BasicBot(sit_margin=math.nan)
+    with pytest.raises(ValueError, match=r"unknown bot 'oracel' \(known: .*; in the arena also oracle;"):
+        make_bot("oracel")
     with pytest.raises(ValueError, match="write name:setting=value"):
         make_bot("strong:play_samples")
     with pytest.raises(ValueError, match="unknown bot"):

@@ -170,7 +170,7 @@ def _find_factory(key: str, name: str) -> Callable[..., Any]:
             return _checked_class(loaded, f"{key!r} (entry point {entry.value!r})")
     plugins = sorted(entry.name for entry in importlib.metadata.entry_points(group=ENTRY_POINT_GROUP))
     known = ", ".join([*BOTS, *LEVELS, *LAZY_BOTS, *plugins])
-    raise ValueError(f"unknown bot {name!r} (known: {known}; or package.module:ClassName)")
+    raise ValueError(f"unknown bot {name!r} (known: {known}; in the arena also oracle; or package.module:ClassName)")
 
 
 def _import_class(module_name: str, class_name: str, name: str) -> Callable[..., Any]:

@@ -21,6 +21,7 @@ consistent with what the seat has seen) for card play.
 
 from __future__ import annotations
 
+import math
 import random
 
 from sobedesce.core import SIT_OUT, TURN_UP, Action, Exchange, NameTrump, Phase, Play, SeatView
@@ -76,6 +77,11 @@ class BasicBot:
     name = "basic"
 
     def __init__(self, explain_samples: int = 24, sit_margin: float = 0.0, trump_bias: float = 0.0) -> None:
+        if explain_samples < 1:
+            raise ValueError(f"explain_samples must be at least 1, not {explain_samples}")
+        for setting, value in (("sit_margin", sit_margin), ("trump_bias", trump_bias)):
+            if not math.isfinite(value):
+                raise ValueError(f"{setting} must be a finite number, not {value}")
         self.explain_samples = explain_samples
         self.sit_margin = sit_margin
         self.trump_bias = trump_bias
