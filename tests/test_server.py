@@ -688,11 +688,17 @@ def test_bad_decisions_and_messages_are_refused_and_change_nothing(make_server: 
         await refused(
             actor, {"type": "act", "id": "r1", "v": v, "action": {"kind": "sit_out"}}, "illegal", naming="choose trump"
         )
-        # Stale: an old version, a future one.
+        # Stale: an old version.
         await refused(
             actor, {"type": "act", "id": "s1", "v": v - 1, "action": {"kind": "turn"}}, "stale", naming=str(v)
         )
-        await refused(actor, {"type": "act", "id": "s2", "v": v + 5, "action": {"kind": "turn"}}, "stale")
+        # A version the table has not reached is no decision that has passed: refused as a bad
+        # message, with no update first.
+        for n, ahead in enumerate((v + 5, 10**30)):
+            start = len(actor.log)
+            act = {"type": "act", "id": f"s{n + 2}", "v": ahead, "action": {"kind": "turn"}}
+            error = await refused(actor, act, "bad_message", naming=f"the table is only at {v}")
+            assert error["id"] == act["id"] and [m for m in actor.log[start:] if m["type"] == "update"] == []
         await still_there([*seats, watcher], v)
 
         # A decision taken, then sent again: refused as stale, applied once.
@@ -809,6 +815,8 @@ def test_a_flood_is_rate_limited_and_the_connection_and_match_survive(make_serve
             await person.send({"type": "ping"})
         error = await person.until(lambda m: m["type"] == "error", what="rate_limited")
         assert error["code"] == "rate_limited" and "too many messages" in error["message"]
+        # The dropped messages get no answer of their own, and the error says so.
+        assert "id" not in error and "dropped unanswered" in error["message"]
         pongs = sum(m["type"] == "pong" for m in person.log[start:])
         # A burst of 40 passes (more if the server, busy, reads the flood slower than 10 a second).
         assert 30 <= pongs < 300, f"{pongs} pongs before the limit"
@@ -899,6 +907,9 @@ def test_names_empty_too_long_reserved_or_taken_are_refused(make_server: MakeSer
         await refused(client, {"type": "hello", "name": ""}, "bad_name", naming="empty")
         await refused(client, {"type": "hello", "name": "   "}, "bad_name", naming="empty")
         await refused(client, {"type": "hello", "name": "x" * 25}, "bad_name", naming="24")
+        # An emoji family joined by zero-width joiners, a zero-width space: invisible, refused as such.
+        for invisible in ("\U0001f468\u200d\U0001f469\u200d\U0001f467", "Ana\u200bMaria", "Bell\x07"):
+            await refused(client, {"type": "hello", "name": invisible}, "bad_name", naming="invisible")
         await refused(client, {"type": "hello", "name": "Bot 1 (easy)"}, "bad_name", naming="Bot")
         # Written with a Cyrillic o, a zero, or on its own, it is still the bots' word.
         for lookalike in ("B\u043et 1 (easy)", "B0t 2 (hard)", "bot"):
@@ -1036,9 +1047,18 @@ def test_a_person_who_comes_back_after_the_end_sees_how_the_match_ended(make_ser
         ana = await GameClient.person(server, "ana")
         await ana.quick("table", "easy")
         table = ana.table
-        await ana.play(random.Random("end"))
+        carla = await GameClient.person(server, "carla")
+        private = (await carla.create(["you", "easy", "easy", "easy"], "table", private=True))["id"]
+        await asyncio.gather(ana.play(random.Random("end")), carla.play(random.Random("private end")))
         finished = await finished_table(ana)
+        hidden = await finished_table(carla)
         await ana.close()
+        await carla.close()
+        async with server.ahttp() as http:
+            # The easy bot sat at three seats of each match: each is in its history once.
+            history = (await http.get("/api/players/Bot (easy)/history")).json()
+            assert sorted(e["match"] for e in history) == sorted([finished["match_id"], hidden["match_id"]])
+            assert [e["seat"] for e in history] == [1, 1] and all(len(e["players"]) == 4 for e in history)
         again = await GameClient.person(server, "ana again", token=ana.token)
         await again.join(table)
         assert again.last_sync["type"] == "snapshot"
@@ -1057,6 +1077,15 @@ def test_a_person_who_comes_back_after_the_end_sees_how_the_match_ended(make_ser
             bruno = await GameClient.person(server, "bruno")
             await refused(bruno, {"type": "join", "table": table}, "no_table")
             assert (await http.get("/api/health")).json()["tables_in_memory"] == 0
+            # Anybody may watch a public table's end, read back from the store for them; a
+            # private one stays hidden (and is not kept in memory for asking).
+            await refused(bruno, {"type": "watch", "table": private}, "no_table")
+            assert (await http.get("/api/health")).json()["tables_in_memory"] == 0
+            await bruno.watch(table)
+            assert bruno.last_sync["type"] == "snapshot" and bruno.last_sync["state"]["phase"] == "match_over"
+            assert bruno.last_sync["table"]["match_id"] == finished["match_id"]
+            assert "hand" not in bruno.last_sync["state"]
+            assert (await http.get("/api/health")).json()["tables_in_memory"] == 1
 
     run(scenario())
 
@@ -1112,6 +1141,10 @@ def test_leaving_an_open_table_takes_every_connection_of_the_person_off_the_seat
         other_tab = await GameClient.person(server, "bruno 2", token=tab.token)
         assert (await tab.join(table))["seat"] == 1
         assert (await other_tab.join(table))["seat"] == 1
+        # Seated, before the match starts: neither a hint nor a decision is due yet.
+        error = await refused(tab, {"type": "hint", "id": "h0"}, "not_started", naming="has not started")
+        assert error["id"] == "h0"
+        await refused(tab, {"type": "act", "id": "a0", "v": 0, "action": {"kind": "turn"}}, "not_started")
         await tab.send({"type": "leave"})
         await tab.until_type("left")
         await other_tab.until_type("left")
@@ -1384,6 +1417,38 @@ def test_an_http_body_nested_too_deeply_is_refused_as_over_the_websocket(make_se
         assert http.get("/api/health").json()["status"] == "ok"
         assert http.post("/api/players", json={"name": unique_name("After")}).status_code == 201
         assert http.post("/api/quick", headers=auth).status_code == 201
+
+
+def test_http_refusals_of_the_framework_and_of_bodies_carry_a_code(make_server: MakeServer) -> None:
+    """An unknown path or a wrong method answered FastAPI's bare ``{"detail": "Not Found"}``;
+    an empty body a 422 "body: Field required", and a JSON body sent as text/plain a puzzling
+    422. Each is a refusal with a ``code`` now, as protocol.md says of every one but a 422."""
+    server = make_server()
+    with server.http() as http:
+        for method, path, status, code in (
+            ("GET", "/api/nosuch", 404, "not_found"),
+            ("GET", "/static/nosuch.js", 404, "not_found"),
+            ("PUT", "/api/players", 405, "method_not_allowed"),
+            ("DELETE", "/api/me", 405, "method_not_allowed"),
+        ):
+            answer = http.request(method, path)
+            assert answer.status_code == status and answer.json()["code"] == code, (method, path, answer.text)
+        assert http.request("PUT", "/api/players").headers["allow"] == "POST"
+        # An empty body where one is needed is no JSON, with a Content-Type or without.
+        for headers in ({}, {"content-type": "application/json"}):
+            answer = http.post("/api/players", content=b"", headers=headers)
+            assert answer.status_code == 400 and answer.json()["code"] == "bad_json", answer.text
+            assert "empty" in answer.json()["detail"]
+        # A body is JSON and says so: text/plain or a form is refused, the type named.
+        for kind in ("text/plain", "application/x-www-form-urlencoded"):
+            answer = http.post("/api/players", content=b'{"name": "Typed"}', headers={"content-type": kind})
+            assert answer.status_code == 415 and answer.json()["code"] == "bad_content_type", answer.text
+            assert "application/json" in answer.json()["detail"]
+        # The others are as they were.
+        token = http.post("/api/players", json={"name": unique_name("Coded")}).json()["token"]
+        assert http.post("/api/quick", headers={"Authorization": f"Bearer {token}"}).status_code == 201
+        assert http.get("/api/tables/nosuch").json()["code"] == "no_table"
+        assert http.post("/api/players", json={"nom": "x"}).status_code == 422
 
 
 def test_http_values_json_cannot_write_back_are_a_422_not_a_500(make_server: MakeServer) -> None:
@@ -2223,6 +2288,25 @@ def test_limits_read_their_settings_and_forget_addresses_that_are_full_again() -
     for n in range(added):
         limits.take("registrations", f"203.0.{n // 256}.{n % 256}")
     assert len(buckets.buckets) == added and not any(key.startswith("198.51.") for key in buckets.buckets)
+
+
+def test_limits_count_every_address_that_is_not_an_ip_address_in_one_budget() -> None:
+    from sobedesce.server.limits import AddressLimits, Limit, Limits, RateLimited, address_key
+
+    # A trusted proxy passes on whatever the client wrote in X-Forwarded-For: a new name each
+    # time must not be a new budget, nor pass for an exempt address.
+    limits = AddressLimits(Limits(registrations=Limit(2, 3600), tables=None, exempt=("127.0.0.0/8",)), _Clock())
+    limits.take("registrations", "junk1")
+    limits.take("registrations", "junk2")
+    for host in ("junk3", "127.0.0.1junk", "", None, "[junk]:80"):
+        with pytest.raises(RateLimited):
+            limits.take("registrations", host)
+    assert address_key("junk1") == address_key("testclient") == ("unknown", None)
+    # A port is not part of the address; an IPv6 zone neither.
+    assert address_key("192.0.2.1:5678") == address_key("192.0.2.1")
+    assert address_key("[2001:db8::1]:80")[0] == address_key("2001:db8::2")[0] == "2001:db8::/64"
+    assert address_key("fe80::1%eth0")[0] == "fe80::/64"
+    limits.take("registrations", "127.0.0.1:5678")  # exempt, port or not
 
 
 # -- phrases at the table ------------------------------------------------------------------------

@@ -24,6 +24,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field
+from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from sobedesce.core import read_record, summary
 
@@ -64,6 +65,12 @@ RATE = 10.0
 """Messages a second a connection may send, on average (decisions the table takes are free)."""
 BURST = 40
 """Messages a connection may send at once before the rate applies."""
+DROPPED = (
+    f"too many messages: at most {RATE:g} a second; the ones over it were dropped unanswered (no ack or error "
+    "for their id): send again any you wait for"
+)
+"""The one ``rate_limited`` error (a second at most) for the messages a connection's limit drops."""
+EMPTY_BODY = "not JSON: the request body is empty"
 STORE_DOWN = "the server cannot reach its store just now; try again in a moment"
 
 
@@ -135,7 +142,13 @@ class _BodyCheck:
                 return
             if not message.get("more_body", False):
                 break
-        if body and _json_typed(headers.get(b"content-type")):
+        if body and not _json_typed(headers.get(b"content-type")):
+            # FastAPI would read it as text and refuse it with a puzzling 422 ("Input should be
+            # a valid dictionary"), JSON in it or not; and a page elsewhere may send text/plain
+            # without asking first (CORS), application/json not.
+            await JSONResponse(_NOT_JSON_TYPED, status_code=415)(scope, receive, send)
+            return
+        if body:
             try:
                 loads_json(bytes(body))
             except ProtocolError as error:
@@ -152,6 +165,21 @@ class _BodyCheck:
             return await receive()
 
         await self.app(scope, replay, send)
+
+
+_NOT_JSON_TYPED = {
+    "detail": "a request body must be JSON, sent with Content-Type: application/json",
+    "code": "bad_content_type",
+}
+
+_HTTP_CODES = {
+    400: "bad_request",
+    404: "not_found",
+    405: "method_not_allowed",
+    413: "too_large",
+    415: "bad_content_type",
+}
+"""The ``code`` of an HTTP refusal made by the framework (an unknown path, a wrong method)."""
 
 
 def _json_typed(content_type: bytes | None) -> bool:
@@ -275,8 +303,22 @@ def create_app(
 
     @app.exception_handler(RequestValidationError)
     async def invalid_request(request: Any, error: RequestValidationError) -> JSONResponse:
+        errors = error.errors()
+        if any(e.get("type") == "missing" and tuple(e.get("loc", ())) == ("body",) for e in errors):
+            # No body where one is needed: an empty body is no JSON (a 400 bad_json, as a body
+            # of spaces is), not a 422 "body: Field required".
+            return JSONResponse({"detail": EMPTY_BODY, "code": "bad_json"}, status_code=400)
         # FastAPI's own answer, but for values it could not write (a 500 instead of the 422).
-        return JSONResponse({"detail": _sendable(jsonable_encoder(error.errors()))}, status_code=422)
+        return JSONResponse({"detail": _sendable(jsonable_encoder(errors))}, status_code=422)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(request: Any, error: StarletteHTTPException) -> JSONResponse:
+        # An unknown path, a wrong method: the lobby's error shape, with a code, as every
+        # refusal but a 422 (their headers kept: a 405's Allow).
+        code = _HTTP_CODES.get(error.status_code, "bad_request" if error.status_code < 500 else "internal")
+        return JSONResponse(
+            {"detail": error.detail, "code": code}, status_code=error.status_code, headers=error.headers
+        )
 
     @app.exception_handler(ServerError)
     async def server_error(request: Any, error: ServerError) -> JSONResponse:
@@ -541,11 +583,9 @@ async def _serve(
                 now = time.monotonic()
                 if now - warned > 1:
                     warned = now
-                    client.send(
-                        error_json(
-                            "rate_limited", f"too many messages: at most {RATE:g} a second; messages were dropped"
-                        )
-                    )
+                    # One warning a second at most, and none per message: answering each (its
+                    # id read from JSON) would cost the server what the limit is there to save.
+                    client.send(error_json("rate_limited", DROPPED))
                 continue
             request_id: str | None = None
             # A decision the table takes costs nothing: a script may play as fast as the

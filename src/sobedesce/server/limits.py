@@ -105,18 +105,35 @@ class RateLimited(ServerError):
 def address_key(host: str | None) -> tuple[str, ipaddress.IPv4Address | ipaddress.IPv6Address | None]:
     """What a client address is counted under, and the address: an IPv4 address alone, an
     IPv6 address by its /64 (one subscriber's network: its addresses are free to pick), an
-    IPv4 address written as IPv6 (``::ffff:1.2.3.4``) as the IPv4 one."""
-    if not host:
-        return "unknown", None
-    try:
-        address = ipaddress.ip_address(host)
-    except ValueError:
-        return host[:100], None
+    IPv4 address written as IPv6 (``::ffff:1.2.3.4``) as the IPv4 one.  An address with a port
+    (``1.2.3.4:5678``, ``[2001:db8::1]:80``) counts as the address alone.  No address, or one that
+    is not an IP address (``X-Forwarded-For: junk``, from a trusted proxy), counts under the one
+    key ``unknown``, shared by all of them: a client cannot get a fresh budget by writing a new
+    name, and never passes for an exempt address."""
+    address = _parse(host.strip()) if host else None
+    if address is None:
+        return UNKNOWN, None
     if isinstance(address, ipaddress.IPv6Address):
         if address.ipv4_mapped is not None:
             return str(address.ipv4_mapped), address.ipv4_mapped
         return str(ipaddress.IPv6Network((address.exploded, 64), strict=False)), address
     return str(address), address
+
+
+UNKNOWN = "unknown"
+"""The key of every client whose address is missing or is not an IP address."""
+
+
+def _parse(host: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:
+    """``host`` as an IP address, without the port it may carry; ``None`` if it is not one."""
+    if host.startswith("[") and "]" in host:
+        host = host[1 : host.index("]")]  # [2001:db8::1]:80
+    elif host.count(":") == 1:
+        host = host.partition(":")[0]  # 192.0.2.1:5678
+    try:
+        return ipaddress.ip_address(host.partition("%")[0])  # without an IPv6 zone (fe80::1%eth0)
+    except ValueError:
+        return None
 
 
 def refilled(tokens: float, since: float, now: float, rate: float, capacity: float) -> float:

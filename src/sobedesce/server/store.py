@@ -914,7 +914,14 @@ class Store:
             ]
 
     def history(self, player_id: int, limit: int = 50) -> list[HistoryEntry]:
-        """A player's finished matches, newest first."""
+        """A player's finished matches, newest first, each once: a bot that sat at several seats
+        of a match (three ``Bot (easy)``) is listed at the first of them."""
+        first = (
+            sa.select(t_match_seats.c.match_id, sa.func.min(t_match_seats.c.seat).label("seat"))
+            .where(t_match_seats.c.player_id == player_id)
+            .group_by(t_match_seats.c.match_id)
+            .subquery()
+        )
         mine = (
             sa.select(
                 t_match_seats.c.match_id,
@@ -927,9 +934,14 @@ class Store:
                 t_matches.c.finished_at,
                 t_matches.c.with_bots,
             )
-            .select_from(t_match_seats.join(t_matches))
+            .select_from(
+                t_match_seats.join(t_matches).join(
+                    first,
+                    sa.and_(first.c.match_id == t_match_seats.c.match_id, first.c.seat == t_match_seats.c.seat),
+                )
+            )
             .where(t_match_seats.c.player_id == player_id)
-            .order_by(t_matches.c.finished_at.desc(), t_matches.c.id.desc(), t_match_seats.c.seat)
+            .order_by(t_matches.c.finished_at.desc(), t_matches.c.id.desc())
             .limit(limit)
         )
         with self._transaction() as connection:

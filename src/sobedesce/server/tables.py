@@ -642,7 +642,8 @@ class Tables:
         return room
 
     async def _finished_room(self, table_id: str) -> Room | None:
-        """A finished table read back from the store, to show its end to one who sat there."""
+        """A finished table read back from the store, to show its end to one who sat there or
+        (a public one) to a spectator."""
         row = await self.read(self.store.table, table_id)
         if row is None or row.status != "finished":
             return None
@@ -652,16 +653,19 @@ class Tables:
         return room
 
     async def watch(self, client: Client, table_id: str, since: int | None = None) -> Room:
-        room = self.rooms.get(table_id)
-        if room is None and client.rejoining:
-            # A spectator moved with its table to this process as the match ended: the end.
-            room = await self._finished_room(table_id)
-        if room is None or room.private:
-            raise ServerError("no_table", f"no table {table_id!r} to watch")
-        async with self._lobby:
+        async with self._lobby:  # one load of a finished table, however many ask at once
+            room = self.rooms.get(table_id)
+            if room is None:
+                # A public table's finished match, read back from the store: its end is shown
+                # as to a player who sat there (kept in memory while someone watches it).
+                room = await self._finished_room(table_id)
+            if room is None or room.private:
+                if room is not None:
+                    self._forget_if_done(room)
+                raise ServerError("no_table", f"no table {table_id!r} to watch")
             await self._quit_open_table(client, room)
-        self._attach(client, room, None, since)
-        self._broadcast_table(room)
+            self._attach(client, room, None, since)
+            self._broadcast_table(room)
         return room
 
     async def leave(self, client: Client) -> None:
@@ -858,6 +862,12 @@ class Tables:
                 raise ServerError(
                     "not_started", "the match has not started" if room.status == "open" else "the match is over"
                 )
+            if version > room.version:
+                # Not a decision that has passed: a version the table has never shown (each is
+                # stored before it is shown), so the message is wrong, not late.
+                raise ServerError(
+                    "bad_message", f"that decision was for version {version}; the table is only at {room.version}"
+                )
             if seat in room.away:
                 # Any decision shows the person is back, even one a stand-in overtook: their
                 # next turns are theirs again.
@@ -882,10 +892,14 @@ class Tables:
 
     async def hint(self, client: Client) -> tuple[int, list[Any]]:
         room, seat = client.room, client.seat
-        if room is None or seat is None or room.driver is None:
-            raise ServerError("not_seated", "sit at a table in play first")
+        if room is None or seat is None:
+            raise ServerError("not_seated", "sit at a table first")
         async with room.lock:
             driver = room.driver
+            if driver is None:
+                raise ServerError(
+                    "not_started", "the match has not started" if room.status == "open" else "the match is over"
+                )
             if driver.match.is_over:
                 raise ServerError("not_started", "the match is over")
             if driver.to_act != seat:
@@ -1303,7 +1317,9 @@ def check_name(name: str) -> str:
     if len(clean) > NAME_MAX:
         raise ServerError("bad_name", f"a name has at most {NAME_MAX} characters, not {len(clean)}")
     if any(unicodedata.category(ch)[0] == "C" for ch in clean):
-        raise ServerError("bad_name", "a name may not hold control characters")
+        # Cc, and Cf (zero-width spaces and joiners, direction marks), Co, Cn: none shows as
+        # itself.  "control characters" is kept in the words: the web page matches them.
+        raise ServerError("bad_name", "a name may not hold control characters or invisible ones")
     if len(clean.casefold()) > NAME_LENGTH:
         # The store compares names without case: ß counts as "ss", İ as "i̇".
         raise ServerError("bad_name", f"a name has at most {NAME_MAX} characters, and ß, İ and the like count as two")
