@@ -296,3 +296,63 @@ def test_arena_jobs_are_capped(capsys: pytest.CaptureFixture[str]) -> None:
     message = refused(capsys, "arena", "--jobs", "100000", "--rules", "nonesuch")
     assert message == f"sobedesce arena: error: --jobs is at most {limit} here (4 a core), not 100000\n"
     assert "unknown rule set" in refused(capsys, "arena", "--jobs", str(limit), "--rules", "nonesuch")
+
+
+def _saved_match(path: Path) -> None:
+    from sobedesce.core import Match, dumps_record
+
+    match = Match("classic", players=["You", "Bot 1 (random)", "Bot 2 (random)", "Bot 3 (random)"])
+    path.write_text(dumps_record(match) + "\n", encoding="utf-8")
+
+
+@pytest.mark.parametrize("case", ["-", "/dev/stdin", "/dev/null", "a FIFO", "/proc/self/status"])
+@pytest.mark.parametrize("option", ["--resume", "--save"])
+def test_play_refuses_a_path_that_is_no_regular_file(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, case: str, option: str
+) -> None:
+    """Saving replaces the file: ``--resume /dev/stdin`` replaced the system's /dev/stdin link
+    by a file, and ``--resume -`` saved into a file named ``-``.  Refused before anything is
+    read or written."""
+    monkeypatch.chdir(tmp_path)
+    path = case
+    if case == "a FIFO":
+        path = str(tmp_path / "fifo")
+        os.mkfifo(path)
+    before = sorted(os.listdir(tmp_path))
+    error = refused(capsys, "play", "--speed", "0", "--bots", "random", option, path)
+    assert error.startswith(f"sobedesce play: {option} "), error
+    assert sorted(os.listdir(tmp_path)) == before, "nothing written"
+    assert os.path.islink("/dev/stdin") or not os.path.exists("/dev/stdin")
+
+
+def test_play_resumed_through_a_symlink_saves_into_its_target(tmp_path: Path) -> None:
+    """The atomic save replaced the link itself by a file, the target never updated."""
+    target = tmp_path / "target.json"
+    _saved_match(target)
+    link = tmp_path / "link.json"
+    link.symlink_to(target)
+    play = subprocess.run(
+        [sys.executable, "-m", "sobedesce", "play", "--seed", "5", "--speed", "0", "--resume", str(link)],
+        input=b"S\nquit\n",
+        capture_output=True,
+        timeout=60,
+    )
+    assert play.returncode == 0 and b"Traceback" not in play.stderr, play.stderr
+    assert link.is_symlink() and link.resolve() == target
+    from sobedesce.core import read_record
+
+    assert read_record(target.read_text(encoding="utf-8")).rounds, "the target is saved on into"
+
+
+def test_play_resumed_keeps_the_bots_its_seats_are_named_after(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--resume FILE --bots easy`` played easy bots under the saved names "Bot 1 (random)",
+    and the next --resume silently went back to them: a different level is refused."""
+    path = tmp_path / "m.json"
+    _saved_match(path)
+    saved = path.read_text(encoding="utf-8")
+    error = refused(capsys, "play", "--speed", "0", "--resume", str(path), "--bots", "easy")
+    assert "is played against random, random, random bots, and a resumed match keeps its bots" in error
+    assert "leave out --bots easy" in error
+    assert path.read_text(encoding="utf-8") == saved

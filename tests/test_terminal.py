@@ -650,7 +650,7 @@ def test_play_again_starts_the_next_match_at_the_same_table(tmp_path: Path) -> N
     """At the end of a match the program used to end: to play on, a person typed the command
     again.  Now it asks "Play again?": yes starts a match with the same rules, names and bots,
     the next seed, saved in the next free file; a wrong answer is asked again."""
-    from sobedesce.cli.play import _next_match
+    from sobedesce.cli.play import PlayAgain
     from sobedesce.terminal.app import TerminalTable
 
     path = tmp_path / "m.json"
@@ -664,20 +664,20 @@ def test_play_again_starts_the_next_match_at_the_same_table(tmp_path: Path) -> N
         prompts.append(prompt)
         assert len(prompts) < 5000, "the table keeps asking"
         console.print(prompt, markup=False)
-        if prompt.endswith(("Play again? (y/n) > ", "is not an answer: y or n? > ")):
+        if prompt.endswith(("Play again? (y/n) > ", "y or n? > ")):
             return next(said)
         if len(prompts) > 1 and prompts[-2].endswith("y or n? > "):
             return "quit"  # the first decision of the second match
         return first_legal(prompt, table.driver)
 
-    table = TerminalTable(driver, console, speed=0, read=read, sleep=lambda s: None, again=_next_match)
+    table = TerminalTable(driver, console, speed=0, read=read, sleep=lambda s: None, again=PlayAgain())
     assert table.run() == 0
     out = stream.getvalue()
     asked = [p for p in prompts if "Play again" in p or "y or n" in p]
     assert asked == [
         "Play again? (y/n) > ",
         "'maybe' is not an answer: y or n? > ",
-        "Nothing is not an answer: y or n? > ",
+        "y or n? > ",
     ]
     first = read_record(path.read_text(encoding="utf-8"))
     assert first.is_over
@@ -695,7 +695,7 @@ def test_play_again_starts_the_next_match_at_the_same_table(tmp_path: Path) -> N
 def test_the_pages_are_shown_at_the_play_again_prompt_too(tmp_path: Path) -> None:
     """``rules``, ``help`` and ``history`` work at any prompt, "Play again?" included: the page,
     then the question again."""
-    from sobedesce.cli.play import _next_match
+    from sobedesce.cli.play import PlayAgain
     from sobedesce.terminal.app import TerminalTable
 
     driver = new_driver(seed=5)
@@ -711,7 +711,7 @@ def test_the_pages_are_shown_at_the_play_again_prompt_too(tmp_path: Path) -> Non
             return next(answers)
         return first_legal(prompt, driver)
 
-    table = TerminalTable(driver, console, speed=0, read=read, sleep=lambda s: None, again=_next_match)
+    table = TerminalTable(driver, console, speed=0, read=read, sleep=lambda s: None, again=PlayAgain())
     assert table.run() == 0
     assert asked == ["Play again? (y/n) > ", "Press Enter to return to the table > "] * 2 + ["Play again? (y/n) > "]
     out = stream.getvalue()
@@ -720,7 +720,7 @@ def test_the_pages_are_shown_at_the_play_again_prompt_too(tmp_path: Path) -> Non
 
 @pytest.mark.parametrize("answer", ["n", "quit", None])
 def test_no_more_at_the_end_of_a_match_ends_the_program(tmp_path: Path, answer: str | None) -> None:
-    from sobedesce.cli.play import _next_match
+    from sobedesce.cli.play import PlayAgain
     from sobedesce.terminal.app import TerminalTable
 
     path = tmp_path / "m.json"
@@ -737,7 +737,7 @@ def test_no_more_at_the_end_of_a_match_ends_the_program(tmp_path: Path, answer: 
             return answer
         return first_legal(prompt, driver)
 
-    table = TerminalTable(driver, console, speed=0, read=read, sleep=lambda s: None, again=_next_match)
+    table = TerminalTable(driver, console, speed=0, read=read, sleep=lambda s: None, again=PlayAgain())
     assert table.run() == 0
     assert asked == ["Play again? (y/n) > "]
     assert table.driver is driver and driver.status == "over"
@@ -749,13 +749,34 @@ def test_the_next_match_is_saved_in_the_next_free_file(tmp_path: Path) -> None:
     from sobedesce.cli.play import next_save_path
 
     assert next_save_path("game.json") == "game-2.json"
-    assert next_save_path("game-2.json") == "game-3.json"
+    assert next_save_path("game.json", 3) == "game-3.json"
+    # The counter is never read from the name: a date or a year is part of it.
+    assert next_save_path("2024-12-04.json") == "2024-12-04-2.json"
+    assert next_save_path("game-2024.json") == "game-2024-2.json"
     assert next_save_path(os.path.join("my games", "ana")) == os.path.join("my games", "ana-2")
     assert next_save_path("a-b.json") == "a-b-2.json"
     assert next_save_path("game-².json") == "game-²-2.json", "a digit that is no number is part of the name"
     (tmp_path / "g-2.json").write_text("taken")
     (tmp_path / "g-3.json").write_text("taken")
     assert next_save_path(str(tmp_path / "g.json")) == str(tmp_path / "g-4.json")
+
+
+def test_the_saves_of_one_run_count_from_the_first_matchs_file(tmp_path: Path) -> None:
+    """Play again used to take any trailing -digits for its counter (``2024-12-04.json`` →
+    ``2024-12-5.json``, and ``game-2.json`` → ``game-3.json`` → ``game-4.json`` from a file
+    that was itself named so): the chain now counts from the first match's file."""
+    from sobedesce.cli.play import PlayAgain
+
+    again = PlayAgain()
+    first = str(tmp_path / "2024-12-04.json")
+    (tmp_path / "2024-12-04-3.json").write_text("taken")
+    driver = new_driver(seed=1, save_path=first)
+    saved = []
+    for _ in range(3):
+        driver, _notes = again(driver)
+        assert driver.save_path is not None
+        saved.append(os.path.basename(driver.save_path))
+    assert saved == ["2024-12-04-2.json", "2024-12-04-4.json", "2024-12-04-5.json"]
 
 
 def test_the_command_to_continue_can_be_copied_as_it_is(tmp_path: Path) -> None:
@@ -1674,3 +1695,73 @@ def test_the_table_says_a_hint_is_being_worked_out() -> None:
     assert table.run() == 0
     assert len(shown_while_thinking) == 1
     assert "Working out a hint…" in shown_while_thinking[0] and "Your hand" in shown_while_thinking[0]
+
+
+@pytest.mark.parametrize(("seed", "height"), [(seed, height) for seed in (1, 2) for height in (24, 20)])
+def test_play_again_is_asked_under_the_match_result(
+    seed: int, height: int, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """At 80x24 the end of a match used to be cut a screenful at a time wherever the lines fell:
+    after a round under Clubs the last screen held only "sobedesce replay FILE" and "Play
+    again?", its label on the screen before and the winners and scores gone.  Now a block (the
+    summary, the result, a command under its label) stays whole, and the question is asked
+    on the screen with the winners and the final scores."""
+    from sobedesce.terminal.app import TerminalTable
+
+    monkeypatch.chdir(tmp_path)
+    stream = io.StringIO()
+    console = Console(file=stream, width=80, height=height, force_terminal=False, color_system=None)
+    driver = new_driver(seed=seed, save_path="end.json")
+    screens: list[tuple[str, str]] = []
+    start = 0
+
+    def read(prompt: str) -> str:
+        nonlocal start
+        screens.append((stream.getvalue()[start:], prompt))
+        console.print(prompt, markup=False)
+        start = len(stream.getvalue())
+        return "n" if prompt.startswith("Play again") else first_legal(prompt, driver)
+
+    table = TerminalTable(driver, console, speed=0, read=read, sleep=lambda s: None, again=lambda d: (d, []))
+    assert table.run() == 0
+    last, prompt = screens[-1]
+    assert prompt == "Play again? (y/n) > "
+    check_fits(last, screen_rows(height))
+    assert "Winner" in last and "final score" in last and "riscos" in last, last
+    for screen, _ in screens:
+        if "replay it with:" in screen:
+            assert "sobedesce replay end.json" in screen, screen
+
+
+def test_a_page_of_blocks_keeps_each_block_whole_and_the_last_ones_on_the_last_screen() -> None:
+    """The reviewer's 80x24 ending: a summary of 12 lines (a round under Clubs), the result (9)
+    and the replay command under its label (2) made 25 rows; cut at 22, the last screen held
+    the command without its label, and no scores."""
+    from sobedesce.terminal.render import block_chunks
+
+    summary = [f"summary {i}" for i in range(12)]
+    result = [f"result {i}" for i in range(9)]
+    replay = ["The record is saved; replay it with:", "sobedesce replay FILE"]
+    first, last = block_chunks([summary, result, replay], 80, 24)
+    assert [line.plain for line in first] == summary
+    assert [line.plain for line in last] == [*result, "", *replay]
+    # A block taller than a screen is cut; what follows it still ends the page whole.
+    tall = [f"line {i}" for i in range(30)]
+    screens = block_chunks([tall, replay], 80, 24)
+    assert [line.plain for line in screens[-1]] == replay
+    assert [line.plain for screen in screens[:-1] for line in screen] == tall
+    assert len(block_chunks([[], replay], 80, 24)) == 1
+
+
+def test_rule_reasons_show_cards_and_suits_as_the_screen_does() -> None:
+    """The rules core says "must overtrump 4S", "void in C": the screen says 4♠ and ♣."""
+    from sobedesce.core import find_rules
+    from sobedesce.terminal.render import reason_text, rules_lines
+
+    assert reason_text("must overtrump 4S").plain == "must overtrump 4♠"
+    assert reason_text("must trump: void in C").plain == "must trump: void in ♣"
+    assert reason_text("must follow suit D").plain == "must follow suit ♦"
+    assert reason_text("must beat AH, the winning card").plain == "must beat A♥, the winning card"
+    assert reason_text("it is your last card").plain == "it is your last card"
+    rules = flat(" ".join(line.plain for line in rules_lines(find_rules("classic"))))
+    assert "turns up the deck's 13th card, the first of their next two" in rules, rules

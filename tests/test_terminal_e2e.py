@@ -32,6 +32,8 @@ ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]|\x1b[()][A-Z0-9]|\r")
 CARD = re.compile(r"([A7KJQ65432])([♠♥♦♣])")
 HAND_CARD = re.compile(r"(\d) ([A7KJQ65432][♠♥♦♣])")
 LETTER = {s.symbol: s.letter for s in Suit}
+LETTERED = re.compile(r"\b[A7KJQ65432][SHDC]\b|\b(?:in|suit) [SHDC]\b")
+"""A card or a suit in letters, as the rules core spells them and the screen does not."""
 
 PROMPTS = [
     r"Trump \(S/H/D/C(?:/turn)?\) > ",
@@ -139,6 +141,8 @@ class Person:
             again = screen_of(child)
             self.transcript.append(again)
             assert re.search(r"Not allowed: must [^.]+\. Try again\.", again), again
+            said = re.search(r"Not allowed: must [^.]+\.", again)
+            assert said and not LETTERED.search(said[0]), "cards and suits as the screen shows them"
             assert hand_of(again) == hand, "the prompt repeats with the same hand"
         for command, proof in (("hint", r"Hint from the \w+ bot"), ("history", r"Tricks of round \d+")):
             if command not in self.done and len(hand) <= 4:
@@ -211,6 +215,7 @@ def test_a_whole_match_with_a_kill_and_a_resume(tmp_path: Path) -> None:
     assert forced, "a forced card is announced with its reason"
     assert "it is your last card" in forced
     assert any(reason.startswith("must ") for reason in forced), "a rule that forces a card is named"
+    assert not any(LETTERED.search(reason) for reason in forced), forced
     for screen in person.transcript:  # a forced play is one event: said once, not also "You play …"
         lines = screen.splitlines()
         for above, below in itertools.pairwise(lines):
@@ -347,7 +352,7 @@ def test_a_small_window_shows_what_a_decision_needs(rows: int, cols: int) -> Non
 def test_a_resized_window_is_drawn_again_at_once() -> None:
     """The window resized while the table waits for an answer: the screen is drawn again for
     the new size straight away (COLUMNS and LINES, stale, are not believed), a window too
-    small says so, and what was typed before the resize is kept."""
+    small says so, and what was typed before the resize, no longer shown, is not sent."""
     child = spawn("--seed", "3", "--bots", "random", "--speed", "0")
     trump = PROMPTS[TRUMP]
     shown(child, trump, 24, 80)
@@ -357,12 +362,15 @@ def test_a_resized_window_is_drawn_again_at_once() -> None:
     child.setwinsize(12, 40)
     child.expect(r"Window 40x12 is too small")
     child.expect(trump)
-    child.send("h")  # typed, not yet entered
+    child.send("4")  # typed, not yet entered
     child.setwinsize(24, 80)
     lines = shown(child, trump, 24, 80)
     assert "─" * 80 in lines, "the table drawn around the trick again"
-    child.sendline("")
-    shown(child, r"Discard(?: or sit)? > ", 24, 80)  # "h" was the answer: hearts are trumps
+    # The "4" is gone from the screen, and so from the line: it used to be sent with what was
+    # typed next ("4s", refused), though the prompt showed nothing.
+    child.sendline("s")
+    lines = shown(child, r"Discard(?: or sit)? > ", 24, 80)
+    assert any("Trump ♠ Spades" in line for line in lines), lines
     child.sendline("quit")
     child.expect(pexpect.EOF)
     assert child.wait() == 0

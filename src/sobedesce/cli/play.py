@@ -6,6 +6,7 @@ import argparse
 import math
 import os
 import re
+import stat
 import sys
 from typing import TYPE_CHECKING, Any
 
@@ -119,9 +120,39 @@ def save_problem(path: str, *, advice: str | None = None, same_as: str | None = 
     return None
 
 
+_SYSTEM_FOLDERS = ("/dev/", "/proc/", "/sys/")
+"""Where no path names a record, even when ``stat`` calls it a regular file (``/proc/self/status``)."""
+
+
+def file_problem(path: str, option: str) -> str | None:
+    """Why ``path`` cannot be resumed from or saved into with ``option``, if it cannot: the
+    match is saved by replacing the file, so it must be a regular file or a new path (through a
+    symlink: its target), never ``-`` (standard input carries the moves), a device, a FIFO or
+    a path under ``/dev``, ``/proc`` or ``/sys``."""
+    if path == "-":
+        return f"{option} - is refused: standard input carries your moves, name the match's file"
+    target = os.path.realpath(path)
+    if target.startswith(_SYSTEM_FOLDERS) or os.path.abspath(path).startswith(_SYSTEM_FOLDERS):
+        return f"{option} {path}: {target} is a system file, not a match's record"
+    try:
+        mode = os.stat(target).st_mode
+    except OSError:
+        return None  # a new path (or one that cannot be read: said when it is opened)
+    if not stat.S_ISREG(mode) and not stat.S_ISDIR(mode):  # a folder is refused in its own words
+        return f"{option} {path}: it is not a regular file (a device, a FIFO or a socket)"
+    return None
+
+
+def _saved_in(path: str) -> str:
+    """Where saving into ``path`` writes: a symlink's target (saving replaces the file, and
+    would replace the link itself), else ``path`` as it was given."""
+    return os.path.realpath(path) if os.path.islink(path) else path
+
+
 def run(args: argparse.Namespace) -> int:
     from rich.console import Console
 
+    from sobedesce.bots import bot_key
     from sobedesce.terminal import TableDriver, bot_label, level_of_name, resolve_bot
     from sobedesce.terminal.app import TerminalTable
 
@@ -135,6 +166,12 @@ def run(args: argparse.Namespace) -> int:
     # years (1e10) overflows the clock's sleep half way through the first round.
     if not math.isfinite(args.speed) or not 0 <= args.speed <= MAX_SPEED:
         return fail(f"--speed must be a finite number of seconds, 0 to {MAX_SPEED}")
+    for option, given in (("--resume", args.resume), ("--save", args.save)):
+        # Before anything is read or written: saving replaces the file, and would replace a
+        # device (/dev/stdin) or a FIFO by a file.
+        problem = file_problem(given, option) if given else None
+        if problem is not None:
+            return fail(problem)
     if args.save is not None:
         if args.resume is not None:
             advice = f"without --save the match is saved on into {args.resume}"
@@ -169,16 +206,25 @@ def run(args: argparse.Namespace) -> int:
             )
         players = match.players
         assert players is not None
+        saved = [level_of_name(players[(human + i) % 4]) for i in range(1, 4)]
+        wanted = [level or DEFAULT_BOTS for level in saved]
         if args.bots is not None:
             try:
-                wanted = _bot_names(args.bots)
+                asked = _bot_names(args.bots)
             except ValueError as error:
                 return fail(str(error))
-        else:
-            wanted = [level_of_name(players[(human + i) % 4]) or DEFAULT_BOTS for i in range(1, 4)]
+            # A seat named "Bot 1 (hard)" is played by hard bots: another level would play under
+            # a name that says otherwise, and the next --resume would silently go back to it.
+            if any(level is not None and bot_key(name) != level for name, level in zip(asked, saved, strict=True)):
+                kept = ", ".join(level or DEFAULT_BOTS for level in saved)
+                return fail(
+                    f"{args.resume} is played against {kept} bots, and a resumed match keeps its bots:"
+                    f" leave out --bots {args.bots}"
+                )
+            wanted = [name if level is None else level for name, level in zip(asked, saved, strict=True)]
         # Between rounds the next deal comes at once: it is the round the person resumes at.
         notes.append(f"Resumed {args.resume} at round {len(match.rounds) + (match.phase == Phase.DEAL)}.")
-        save_path = args.save or args.resume
+        save_path: str | None = _saved_in(args.save or args.resume)
     else:
         if args.name is not None and _is_bot_name(args.name):
             # Saved under a bot's name, the seat would be taken for a bot's on --resume.
@@ -189,7 +235,7 @@ def run(args: argparse.Namespace) -> int:
             return fail(str(error))
         match = Match(find_rules(args.rules or "classic"))
         human = args.seat if args.seat is not None else 0
-        save_path = args.save
+        save_path = None if args.save is None else _saved_in(args.save)
     bots: dict[int, Any] = {}
     used: list[str] = []
     for i, name in enumerate(wanted, start=1):
@@ -214,43 +260,60 @@ def run(args: argparse.Namespace) -> int:
     except OSError as error:
         return fail(f"cannot save to {save_path}: {error.strerror}")
     console = Console(highlight=False, emoji=False)
-    return TerminalTable(driver, console, speed=args.speed, notes=notes, again=_next_match).run()
+    return TerminalTable(driver, console, speed=args.speed, notes=notes, again=PlayAgain()).run()
 
 
-def _next_match(finished: TableDriver) -> tuple[TableDriver, list[str]]:
-    """Play again: the same rules, names, seat and bots; a seeded match's next seed (a run of
-    matches replays by seed too); saved, if the finished one was, in the next free
-    ``NAME-2.json``, ``NAME-3.json``…"""
-    from sobedesce.terminal import TableDriver
+class PlayAgain:
+    """Play again (``again`` of the table): the same rules, names, seat and bots; a seeded
+    match's next seed (a run of matches replays by seed too); saved, if the first match was,
+    in ``BASE-2.json``, ``BASE-3.json``… where ``BASE.json`` is the first match's file, each
+    the first such name that no file has."""
 
-    old = finished.match
-    match = Match(old.rules, players=old.players)
-    seed = finished.seed + 1 if isinstance(finished.seed, int) else None
-    path = None if finished.save_path is None else next_save_path(finished.save_path)
-    driver = TableDriver(match, finished.human, finished.bots, seed=seed, save_path=path)
-    notes = [("" if seed is None else f"Seed {seed}. ") + "A new match. Type 'help' at any prompt."]
-    if path is not None:
-        try:
-            driver.save()
-        except OSError as error:
-            driver.save_error = error
-            notes.append(f"! Not saved in {path} ({error.strerror or error}): each move tries again.")
-        else:
-            notes.append(f"Saved in {path}.")
-    return driver, notes
+    def __init__(self) -> None:
+        self.base: str | None = None
+        self.number = 1
+
+    def __call__(self, finished: TableDriver) -> tuple[TableDriver, list[str]]:
+        from sobedesce.terminal import TableDriver
+
+        old = finished.match
+        match = Match(old.rules, players=old.players)
+        seed = finished.seed + 1 if isinstance(finished.seed, int) else None
+        path = None
+        if finished.save_path is not None:
+            if self.base is None:
+                self.base = finished.save_path
+            self.number = _free_number(self.base, self.number + 1)
+            path = _numbered(self.base, self.number)
+        driver = TableDriver(match, finished.human, finished.bots, seed=seed, save_path=path)
+        notes = [("" if seed is None else f"Seed {seed}. ") + "A new match. Type 'help' at any prompt."]
+        if path is not None:
+            try:
+                driver.save()
+            except OSError as error:
+                driver.save_error = error
+                notes.append(f"! Not saved in {path} ({error.strerror or error}): each move tries again.")
+            else:
+                notes.append(f"Saved in {path}.")
+        return driver, notes
 
 
-def next_save_path(path: str) -> str:
-    """``game.json`` → ``game-2.json`` (``game-2.json`` → ``game-3.json``), the first such name
-    that no file has."""
-    folder, name = os.path.split(path)
+def _numbered(base: str, number: int) -> str:
+    """``game.json`` and 3 → ``game-3.json``."""
+    folder, name = os.path.split(base)
     stem, dot, suffix = name.rpartition(".") if "." in name.lstrip(".") else (name, "", "")
-    base, dash, number = stem.rpartition("-")
-    # ASCII digits only: "²" is a digit to str.isdigit and no number to int().
-    if dash and base and number.isascii() and number.isdigit():
-        n = int(number) + 1
-    else:
-        base, n = stem, 2
-    while os.path.lexists(candidate := os.path.join(folder, f"{base}-{n}{dot}{suffix}")):
-        n += 1
-    return candidate
+    return os.path.join(folder, f"{stem}-{number}{dot}{suffix}")
+
+
+def _free_number(base: str, number: int) -> int:
+    """``number``, or the first after it, that no file's name has after ``base``."""
+    while os.path.lexists(_numbered(base, number)):
+        number += 1
+    return number
+
+
+def next_save_path(base: str, number: int = 2) -> str:
+    """``game.json`` → ``game-2.json`` (or ``game-3.json`` if that file exists…): the first
+    free name from ``number`` on.  The counter is never read from ``base``: ``game-2024.json``
+    → ``game-2024-2.json``."""
+    return _numbered(base, _free_number(base, number))

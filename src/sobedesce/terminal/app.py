@@ -30,6 +30,7 @@ from .render import (
     LOG_LINES,
     Guidance,
     TableScreen,
+    block_chunks,
     card_text,
     cards_text,
     describe_event,
@@ -40,6 +41,7 @@ from .render import (
     page_chunks,
     print_lines,
     printable,
+    reason_text,
     round_over_lines,
     rules_lines,
     screen_rows,
@@ -51,7 +53,7 @@ __all__ = ["LineReader", "Resized", "TerminalTable"]
 
 class Resized(Exception):
     """The terminal was resized while a line was awaited: draw the screen again, and ask again
-    (what was typed so far is kept)."""
+    (at a terminal, what was typed but not entered is dropped: the new screen no longer shows it)."""
 
 
 class LineReader:
@@ -67,8 +69,8 @@ class LineReader:
 
     With ``watch_resize`` (in the main thread), a resize of the terminal (``SIGWINCH``) from
     the reader's creation on makes the next wait, or the one under way, raise
-    :class:`Resized`, so that the screen is drawn again for the new size at once; the keys
-    typed so far are kept for the next read.  So does the program's continuing after Ctrl-Z
+    :class:`Resized`, so that the screen is drawn again for the new size at once (the
+    table then drops the keys typed but not entered: see ``_ConsoleReader.discard_typeahead``).  So does the program's continuing after Ctrl-Z
     (``SIGCONT``, at ``fg``): the shell has written over the screen.  :meth:`close` stops
     watching.
     """
@@ -427,6 +429,11 @@ class TerminalTable:
         try:
             return self.read(prompt)
         except Resized:
+            # The screen is cleared and drawn again: a line typed but not entered is no longer
+            # shown, so it is dropped rather than sent with what is typed next.
+            discard = getattr(self.read, "discard_typeahead", None)
+            if discard is not None:
+                discard()
             return None
 
     def _pause(self, factor: float = 1.0) -> None:
@@ -531,28 +538,28 @@ class TerminalTable:
         driver = self.driver
         question = _AGAIN
 
-        def page(width: int) -> list[Text]:
-            lines: list[Text] = []
+        def page(width: int) -> list[list[Text]]:
+            # Blocks kept whole on a screen, the last ones on the last screen: the winners and
+            # the scores are in sight when "Play again?" is asked, a command under its label.
+            blocks: list[list[Text]] = []
             if last_round is not None:
-                lines += round_over_lines(last_round, self.names, driver.human, None, width)
-                lines.append(Text(""))
-            lines += match_over_lines(event, self.names, driver.human, len(driver.match.rounds), width)
+                blocks.append(round_over_lines(last_round, self.names, driver.human, None, width))
+            blocks.append(match_over_lines(event, self.names, driver.human, len(driver.match.rounds), width))
             if driver.save_path and driver.save_error is not None:
-                lines.append(Text(""))
-                lines.append(Text(f"The record could not be saved in {driver.save_path}: {self._save_problem()}."))
+                blocks.append([Text(f"The record could not be saved in {driver.save_path}: {self._save_problem()}.")])
             elif driver.save_path:
-                lines.append(Text(""))
-                lines.append(Text("The record is saved; replay it with:"))
                 # A command to copy: on a line of its own, cut only where the window's edge is
                 # (not at its spaces), as the terminal would wrap it.
                 command = f"sobedesce replay {shlex.quote(driver.save_path)}"
-                lines += [Text(part) for part in chop_cells(command, width)]
-            return lines
+                blocks.append(
+                    [Text("The record is saved; replay it with:"), *(Text(part) for part in chop_cells(command, width))]
+                )
+            return blocks
 
         index = 0
         while True:
             width, height = self._size()
-            chunks = page_chunks(page(width), width, height)
+            chunks = block_chunks(page(width), width, height)
             index = min(index, len(chunks) - 1)
             self._screen(chunks[index])
             if index == len(chunks) - 1:
@@ -576,7 +583,7 @@ class TerminalTable:
                     question = _AGAIN
                     continue
                 # Said in the prompt: a line more on the page could push its top off the screen.
-                question = f"{echo(answer.strip()) if key else 'Nothing'} is not an answer: y or n? > "
+                question = f"{echo(answer.strip())} is not an answer: y or n? > " if key else "y or n? > "
                 continue
             try:
                 answer = self._ask(f"Press Enter for more ({index + 1}/{len(chunks)}) > ")
@@ -602,7 +609,7 @@ class TerminalTable:
             # answer nothing: they are dropped at the next prompt (see _ask).
             card, why = forced
             note = Text("Forced: you play ", style="bold").append_text(card_text(card, "bold"))
-            note.append(f" — {why}.", style="bold")
+            note.append(" — ", style="bold").append_text(reason_text(why, "bold")).append(".", style="bold")
             self.notice = None
             self._show_events(driver.play_human(Play(card)), forced=note)
             return
@@ -664,7 +671,8 @@ class TerminalTable:
             try:
                 events = driver.play_human(parsed)
             except IllegalActionError as error:
-                message = Text(f"Not allowed: {error.reason}. Try again.", style="bold red")
+                message = Text("Not allowed: ", style="bold red")
+                message.append_text(reason_text(error.reason, "bold red")).append(". Try again.", style="bold red")
                 continue
             self._show_events(events)
             return
@@ -684,8 +692,10 @@ class TerminalTable:
             keep = " or 'keep'" if rules.min_discard == 0 else ""
             if must_play:
                 reason = must_play.removeprefix("must play: ")
-                guidance = Text(f"You must play: {reason}. Discard {span} cards (2c 5h or 1 4){keep}.")
-                return (guidance, Text(f"You must play: {reason}.")), "Discard > "
+                said = reason_text(reason)
+                guidance = Text("You must play: ").append_text(said)
+                guidance.append(f". Discard {span} cards (2c 5h or 1 4){keep}.")
+                return (guidance, Text("You must play: ").append_text(said.copy()).append(".")), "Discard > "
             guidance = Text(f"Discard {span} cards (2c 5h or 1 4){keep}, or 'sit' to sit out.")
             return (guidance, None), "Discard or sit > "
         return None, "Your card > "

@@ -110,6 +110,29 @@ def card_text(card: Card, style: str = "") -> Text:
     return Text(f"{card.rank.letter}{card.suit.symbol}", style=" ".join(s for s in (colour, style) if s))
 
 
+_REASON_CARD = re.compile(
+    r"\b(?:(?P<rank>[A7KJQ65432])(?P<suit>[SHDC])|(?P<after>void in|follow suit) (?P<alone>[SHDC]))\b"
+)
+
+
+def reason_text(reason: str, style: str = "") -> Text:
+    """A rule's reason as the screen shows cards and suits: ``must overtrump 4S`` → ``must
+    overtrump 4♠``, ``void in C`` → ``void in ♣`` (the rules core spells them in letters)."""
+    out = Text(style=style)
+    start = 0
+    for found in _REASON_CARD.finditer(reason):
+        out.append(reason[start : found.start()])
+        if found["rank"]:
+            out.append_text(card_text(Card.parse(found[0]), style))
+        else:
+            suit = Suit.parse(found["alone"])
+            out.append(f"{found['after']} ")
+            out.append(suit.symbol, style=" ".join(s for s in (_SUIT_STYLE[suit], style) if s))
+        start = found.end()
+    out.append(reason[start:])
+    return out
+
+
 def cards_text(cards: Iterable[Card], sep: str = " ") -> Text:
     out = Text()
     for i, card in enumerate(cards):
@@ -283,6 +306,36 @@ def page_chunks(lines: Sequence[Text | str], width: int = WIDTH, height: int = H
     head = full if 3 * len(full) <= rows else short if 2 * len(short) <= rows else []
     rows = max(1, rows - len(head))
     return [head + folded[i : i + rows] for i in range(0, max(1, len(folded)), rows)]
+
+
+def block_chunks(blocks: Sequence[Sequence[Text | str]], width: int = WIDTH, height: int = HEIGHT) -> list[list[Text]]:
+    """A page made of ``blocks`` (a summary, the scores, a command under its label) in screens,
+    like :func:`page_chunks`, a blank line between blocks: a block is never split across
+    screens unless it alone is taller than one, and the screens are filled from the end, so the
+    last one, where the prompt is, holds the last blocks whole."""
+    rows = screen_rows(height)
+    full, short = _too_small_forms(width, height)
+    head = full if 3 * len(full) <= rows else short if 2 * len(short) <= rows else []
+    rows = max(1, rows - len(head))
+    screens: list[list[Text]] = []  # from the last one back
+    current: list[Text] = []
+    for block in reversed(blocks):
+        folded = [part for line in block for part in _fold(Text(line) if isinstance(line, str) else line, width)]
+        if not folded:
+            continue
+        if current and len(folded) + 1 + len(current) <= rows:
+            current = [*folded, Text(""), *current]
+            continue
+        if current:
+            screens.append(current)
+        pieces = [folded[i : i + rows] for i in range(0, len(folded), rows)]
+        current = pieces.pop()
+        if pieces:  # taller than a screen: a screen for each piece
+            screens.append(current)
+            screens += reversed(pieces[1:])
+            current = pieces[0]
+    screens.append(current)
+    return [head + screen for screen in reversed(screens)]
 
 
 def _place(parts: Sequence[tuple[int, Text]], width: int = WIDTH) -> Text:
@@ -930,7 +983,11 @@ def rules_lines(rules: Rules, width: int = WIDTH) -> list[Text]:
         f"{rules.target_score} or below ends the match, and those players win.",
         "40 cards (no 8, 9, 10); in each suit A 7 K J Q 6 5 4 3 2, high to low.",
         "The seat after the dealer sees 3 cards and names trump"
-        + (", or turns up their 13th card (its suit is trump; it stays in their hand)" if rules.turn_up_allowed else "")
+        + (
+            ", or turns up the deck's 13th card, the first of their next two (its suit is trump; it stays in their hand)"
+            if rules.turn_up_allowed
+            else ""
+        )
         + ". Everyone then gets 5 cards.",
     ]
     if rules.min_discard == rules.max_discard:
