@@ -102,7 +102,9 @@ def test_a_whole_match_by_clicks(browser: Browser, server: str, rules: str) -> N
 
     assert play_to_the_end(page, mid_trick if rules == "classic" else None) > 5
     over = page.locator("#match-over")
-    expect(over).to_contain_text(re.compile(r"Winners: \S"))
+    expect(over).to_contain_text(re.compile(r"Winners?: \S"))
+    # "Winner" for one, "Winners" for more (the names here have no commas).
+    expect(over.locator(".winners")).to_have_text(re.compile(r"^(Winner: [^,]+|Winners: .+, .+)$"))
     expect(over.locator("td.good, td.bad").first).to_be_visible()
     assert over.locator("tbody tr").count() == 4
     # One way to write numbers: a true minus sign, never a hyphen.
@@ -604,6 +606,11 @@ def test_the_servers_messages_in_portuguese(browser: Browser, server: str) -> No
             expect(options.first).to_be_visible()
             text = page.locator("#dialog-body").inner_text()
             assert "face aos outros" in text and "against" not in text, text
+            # The figure in bold is the one the list is ranked by, best (lowest) first.
+            ranks = page.locator("#dialog .hints li .hint-rank").all_inner_texts()
+            assert ranks and all("face aos outros" in rank for rank in ranks), ranks
+            figures = [float(r.split()[0].replace("\u2212", "-").replace(",", ".")) for r in ranks]
+            assert figures == sorted(figures), ranks
             assert not re.search(r"-\d|\d\.\d", text), text  # a minus sign (U+2212), a decimal comma
             page.keyboard.press("Escape")
             expect(page.locator("#dialog")).to_be_hidden()
@@ -735,8 +742,19 @@ def test_tables_one_cannot_sit_at(browser: Browser, server: str) -> None:
     # A private table begun without you: said so, and nothing to watch.
     _create(host, ["you", "open", "easy", "easy"], private=True)
     invitation = host.locator("#invite-link").input_value()
-    guest.goto(invitation)
+    # The plain address of a private table leads nowhere (the server does not tell it from
+    # one that is over): the page says both; a seated person's address bar holds the invitation.
+    private_id = _table_id(host)
+    host.wait_for_function("() => location.hash.includes('?code=')")
+    address = host.evaluate("location.href")
+    assert address != invitation and f"#/table/{private_id}?code=" in address, address
+    late.goto(f"{server}#/table/{private_id}")
+    expect(late.locator("#table-notice")).to_have_text(
+        "This table is over, or it is private: ask whoever invited you for its invitation link."
+    )
+    guest.goto(address)
     guest.wait_for_function("() => window.sobedesce.state.state !== null")
+    assert guest.evaluate("window.sobedesce.state.seat") == 1
     late.goto(invitation)
     expect(late.locator("#table-notice")).to_have_text("The match at this private table has begun without you.")
     expect(late.locator("#watch-instead")).to_have_count(0)
@@ -797,6 +815,34 @@ def test_tables_one_cannot_sit_at(browser: Browser, server: str) -> None:
 
 
 # -- 14. focus follows the decisions ---------------------------------------------------------------
+
+
+def test_the_hand_fits_inside_the_felt_at_320_px(browser: Browser, server: str) -> None:
+    # Five cards ran from one edge of a 320 px screen to the other, over the felt's frame.
+    page = new_page(browser, viewport={"width": 320, "height": 640}, has_touch=True)
+    page.goto(server)
+    register(page, person())
+    quick_match(page, "classic")
+    page.wait_for_function("() => document.querySelectorAll('#hand .card').length === 5")
+    felt, cards = page.evaluate(
+        """() => { const f = document.querySelector('.felt').getBoundingClientRect();
+                   const c = [...document.querySelectorAll('#hand .card')].map(e => e.getBoundingClientRect());
+                   return [[f.left, f.right], [Math.min(...c.map(r => r.left)), Math.max(...c.map(r => r.right))]]; }"""
+    )
+    assert felt[0] + 4 <= cards[0] and cards[1] <= felt[1] - 4, (felt, cards)
+    page.context.close()
+
+
+def test_no_frame_around_the_page_after_a_change_of_page_by_keyboard(browser: Browser, server: str) -> None:
+    page = new_page(browser, viewport={"width": 1280, "height": 800})
+    page.goto(server)
+    page.focus("a[data-nav=rules]")
+    page.keyboard.press("Enter")
+    page.wait_for_function("() => document.activeElement?.id === 'main'")
+    shadow = page.evaluate("getComputedStyle(document.getElementById('main')).boxShadow")
+    outline = page.evaluate("getComputedStyle(document.getElementById('main')).outlineStyle")
+    assert (shadow, outline) == ("none", "none"), (shadow, outline)
+    page.context.close()
 
 
 def test_focus_follows_the_decisions(browser: Browser, server: str) -> None:
@@ -892,6 +938,16 @@ def test_the_replays_scores_fit_a_phone(browser: Browser, server: str) -> None:
                       return new Set([...range.getClientRects()].map(r => Math.round(r.top))).size; }"""
         )
         assert lines == 1, (word, lines)
+        # The names are broken at spaces only ("Bot 1 (eas y)"), a word too long cut short.
+        split = page.locator("#score-table thead th").evaluate_all(
+            """els => els.flatMap(e => { const node = (e.querySelector('.col-name') ?? e).firstChild; const out = [];
+                   for (const m of node.textContent.matchAll(/\\S+/g)) { const range = document.createRange();
+                     range.setStart(node, m.index); range.setEnd(node, m.index + m[0].length);
+                     const tops = new Set([...range.getClientRects()].map(r => Math.round(r.top)));
+                     if (tops.size > 1) out.push(m[0]); }
+                   return out; })"""
+        )
+        assert split == [], split
     page.context.close()
 
 
@@ -1708,6 +1764,10 @@ def test_people_at_a_table_say_phrases_each_reading_them_in_their_language(brows
     register(first, person())
     _create(first, ["you", "open", "easy", "easy"])
     table_id = _table_id(first)
+    # Alone with bots and an open seat: nobody to talk to yet; the wait said once.
+    expect(first.locator("#banner")).to_contain_text("Waiting for players to sit down")
+    assert first.locator("main").inner_text().count("Waiting for players to sit down") == 1
+    expect(first.locator("[data-key=say]")).to_have_count(0)
     second = new_page(browser, viewport={"width": 390, "height": 844}, locale="pt-PT")
     second.goto(f"{server}#/table/{table_id}")
     register(second, person())
@@ -1733,6 +1793,12 @@ def test_people_at_a_table_say_phrases_each_reading_them_in_their_language(brows
     assert first.locator("#phrases").evaluate("e => e.open") is False
     expect(watcher.locator("#table")).to_be_visible()
     expect(watcher.locator("[data-key=say]")).to_have_count(0)
+    expect(watcher.locator("[data-key=leave]")).to_have_text("Stop watching")
+    # The list closes at a click elsewhere too, as a menu does.
+    first.click("[data-key=say]")
+    expect(first.locator("[data-key=say-hello]")).to_be_visible()
+    first.click("#banner")
+    expect(first.locator("[data-key=say-hello]")).to_be_hidden()
     second.click("[data-key=say]")
     expect(second.locator("[data-key=say-good_luck]")).to_have_text("Boa sorte!")
     second.click("[data-key=say-good_luck]")
@@ -1815,6 +1881,8 @@ def test_a_rematch_asked_by_another_person_is_offered_and_taken(browser: Browser
     thread.join(TIMEOUT_MS / 1000)
     assert not failures, failures
     assert offers and offers[0]["seat"] == 1
+    # The guest went to the new table: said so, not "offline".
+    expect(page.locator(".seat[data-seat='1'] .badge")).to_have_text("at the new table")
     page.click("#play-again")
     page.wait_for_function("id => window.sobedesce.state.table?.id === id", arg=offers[0]["next"])
     page.wait_for_function("() => window.sobedesce.state.table.status === 'playing'")

@@ -119,6 +119,25 @@ function navigate(hash) {
 
 // -- routes ---------------------------------------------------------------------------
 
+// The address of the table shown. A private table's plain address leads nobody else there
+// (the server does not tell a private table from a finished one): a seated person, who
+// knows its invitation, has it in the address bar, so that copying the address invites.
+function tableHash(table) {
+  if (table.seat === null) return `#/watch/${table.id}`;
+  const invite = table.info?.id === table.id ? table.info.invite : null;
+  return invite ? `#/table/${table.id}?code=${encodeURIComponent(invite)}` : `#/table/${table.id}`;
+}
+
+function showInvite() {
+  const table = app.table;
+  if (app.route.page !== "table" || table.seat === null || !table.id || !table.info?.invite) return;
+  const hash = tableHash(table);
+  if (location.hash !== hash) {
+    history.replaceState(null, "", hash);
+    app.route = parseHash();
+  }
+}
+
 function parseHash() {
   const [path, query = ""] = location.hash.replace(/^#/, "").split("?");
   const parts = path.split("/").filter(Boolean);
@@ -350,7 +369,7 @@ const handlers = {
     app.table.mode = message.seat === null ? "watch" : "seat";
     // The lobby leads back to a seat (a spectator has none to come back to).
     if (message.seat !== null) localStorage.setItem("sobedesce.table", message.table);
-    const hash = message.seat === null ? `#/watch/${message.table}` : `#/table/${message.table}`;
+    const hash = tableHash(app.table);
     // From the lobby a new history entry, so Back returns there; otherwise the same place.
     if (app.route.page !== "table") history.pushState(null, "", hash);
     else if (location.hash !== hash) history.replaceState(null, "", hash);
@@ -359,10 +378,12 @@ const handlers = {
   },
   table(message) {
     if (message.table.id === app.table.id) app.table.info = message.table;
+    showInvite();
     render();
   },
   snapshot(message) {
     if (message.table) app.table.info = message.table;
+    showInvite();
     enqueue(message);
   },
   update(message) {

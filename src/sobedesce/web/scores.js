@@ -12,7 +12,7 @@ export function scoreTable(names, rounds) {
   return h(
     "table",
     { class: "score-table", id: "score-table" },
-    h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("round_col")), names.map((name) => h("th", { scope: "col" }, name)))),
+    h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("round_col")), names.map((name) => h("th", { scope: "col", title: name }, h("span", { class: "col-name" }, name))))),
     h(
       "tbody",
       {},
@@ -64,7 +64,9 @@ export function scoreChart(names, rounds, start = START_SCORE) {
   const legend = h(
     "ul",
     { class: "legend" },
-    names.map((name, seat) => h("li", {}, h("span", { class: "swatch", style: `background:${COLOURS[seat]}` }), name)),
+    names.map((name, seat) =>
+      h("li", { title: name }, h("span", { class: "swatch", style: `background:${COLOURS[seat]}` }), h("span", { class: "legend-name" }, name)),
+    ),
   );
   return h("figure", { class: "chart" }, chart, h("figcaption", {}, t("chart_title")), legend);
 }

@@ -186,6 +186,8 @@ function seatBox(table, seat, pos) {
   const isMe = table.seat === seat;
   const badges = [];
   if (entry?.away) badges.push(h("span", { class: "badge warn" }, t("away")));
+  // The one who asked for the rematch went to the new table: not offline, elsewhere.
+  else if (entry?.kind === "person" && !entry.connected && table.rematch?.seat === seat) badges.push(h("span", { class: "badge" }, t("at_new_table")));
   else if (entry?.kind === "person" && !entry.connected) badges.push(h("span", { class: "badge warn" }, t("offline")));
   const name = `${seatName(table, seat)}${isMe ? ` ${t("you_suffix")}` : ""}`;
   return h(
@@ -294,13 +296,13 @@ function centerPanel(app, table, positions) {
 
 function waitingPanel(table) {
   const info = table.info;
-  if (!info) return h("p", { class: "waiting" }, t("phase_waiting"));
+  // "Waiting for players to sit down…" is the banner's: said once.
+  if (!info) return h("p", { class: "waiting" });
   const link = info.invite ? `${location.origin}/#/join/${info.invite}` : `${location.origin}/#/table/${info.id}`;
   const open = info.seats.some((seat) => seat.kind === "open");
   return h(
     "div",
     { class: "waiting" },
-    h("p", {}, t("phase_waiting")),
     open && (table.seat !== null || !info.private) && invite(link),
   );
 }
@@ -583,6 +585,12 @@ function keptOpen(table, key, initially) {
   };
 }
 
+// The list of phrases closes at a click anywhere else, as a menu does.
+document.addEventListener("click", (event) => {
+  const menu = document.getElementById("phrases");
+  if (menu?.open && !menu.contains(event.target)) menu.open = false;
+});
+
 function phrasesMenu(table) {
   const waiting = Date.now() - table.saidAt < SAY_EVERY_MS;
   return h(
@@ -649,10 +657,10 @@ function toolbar(table, turn) {
         // During the match a bot takes the seat: ask first. Before it, or watching, just go.
         onclick: () => (seated && table.info?.status === "playing" && table.state?.phase !== "match_over" ? openDialog(table, "leave") : leave()),
       },
-      t("leave"),
+      t(seated ? "leave" : "stop_watching"),
     ),
     // Someone to talk to: not at a table of bots alone (the bots say nothing back).
-    seated && table.info?.seats.some((entry) => entry.seat !== table.seat && entry.kind !== "bot") && phrasesMenu(table),
+    seated && table.info?.seats.some((entry, seat) => seat !== table.seat && entry.kind === "person") && phrasesMenu(table),
   );
 }
 
@@ -764,20 +772,42 @@ function hintList(hint) {
   if (!hint) return h("p", {}, "");
   if (hint.error) return h("p", {}, words(hint.error));
   if (!hint.options) return h("p", {}, t("hint_wait"));
+  // The strong bot ranks by its own change against the others' mean (in each note, "+1.20
+  // against the others"): that figure first, as the order is by it, and the own change after.
+  const options = hint.options.map((option) => {
+    const parts = option.note ? option.note.split("; ") : [];
+    const rank = parts.map((part) => VS_OTHERS.exec(part)).find(Boolean);
+    const rest = parts.filter((part) => !VS_OTHERS.test(part)).join("; ");
+    return { option, rank: rank ? Number(rank[1]) : null, rest };
+  });
+  const ranked = options.some((o) => o.rank !== null);
   return h(
-    "ol",
-    { class: "hints" },
-    hint.options.map((option) =>
-      h(
-        "li",
-        {},
-        h("strong", {}, describeAction(option.action)),
-        h("span", {}, ` — ${t("hint_delta", { d: signed(option.expected_delta) })}`),
-        option.note ? h("small", {}, ` (${noteText(option.note)})`) : null,
+    "div",
+    {},
+    h("p", { class: "help hint-how" }, t(ranked ? "hint_how_vs" : "hint_how_own")),
+    h(
+      "ol",
+      { class: "hints" },
+      options.map(({ option, rank, rest }) =>
+        h(
+          "li",
+          {},
+          h("span", { class: "hint-action" }, describeAction(option.action)),
+          rank !== null
+            ? [
+                h("span", {}, " — "),
+                h("strong", { class: "hint-rank" }, t("hint_vs", { d: signed(rank) })),
+                h("span", { class: "hint-own" }, ` · ${t("hint_own", { d: signed(option.expected_delta) })}`),
+              ]
+            : [h("span", {}, " — "), h("strong", { class: "hint-rank" }, t("hint_delta", { d: signed(option.expected_delta) }))],
+          rest ? h("small", {}, ` (${noteText(rest)})`) : null,
+        ),
       ),
     ),
   );
 }
+
+const VS_OTHERS = /^([+-]?\d+(?:\.\d+)?) against the others$/;
 
 function describeAction(action) {
   switch (action.kind) {
@@ -806,7 +836,7 @@ function matchOver(app, table) {
     "div",
     { class: "match-over", id: "match-over", role: "region", "aria-label": t("match_over") },
     h("h2", {}, t("match_over")),
-    h("p", { class: "winners" }, t("winners", { names: winners.map((seat) => isolate(seatName(table, seat))).join(", ") })),
+    h("p", { class: "winners" }, t(winners.length === 1 ? "winner" : "winners", { names: winners.map((seat) => isolate(seatName(table, seat))).join(", ") })),
     h(
       "table",
       {},
