@@ -139,6 +139,10 @@ def test_play_refuses_a_name_that_the_table_gives_bots(tmp_path: Path, capsys: p
         error = refused(capsys, "play", "--name", name, "--speed", "0", "--save", str(path))
         assert f"--name {name!r} is how the table names a bot" in error
         assert not path.exists()
+    for name in ("", "   ", "Ana\tBela", "\x1b[2J"):
+        error = refused(capsys, "play", "--name", name, "--speed", "0", "--save", str(path))
+        assert f"--name {name!r}: a name needs a letter or sign and no control characters" in error
+        assert not path.exists()
 
 
 @pytest.mark.parametrize("encoding", ["ascii", "latin-1"])

@@ -226,6 +226,9 @@ def run(args: argparse.Namespace) -> int:
         notes.append(f"Resumed {args.resume} at round {len(match.rounds) + (match.phase == Phase.DEAL)}.")
         save_path: str | None = _saved_in(args.save or args.resume)
     else:
+        if args.name is not None and (not args.name.strip() or not args.name.isprintable()):
+            # A blank name showed as nothing beside "(you)"; a control character, drawn, moves the screen.
+            return fail(f"--name {args.name!r}: a name needs a letter or sign and no control characters")
         if args.name is not None and _is_bot_name(args.name):
             # Saved under a bot's name, the seat would be taken for a bot's on --resume.
             return fail(f"--name {args.name!r} is how the table names a bot: choose another name")
