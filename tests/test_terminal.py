@@ -825,6 +825,31 @@ def test_a_save_that_fails_mid_match_loses_nothing(tmp_path: Path) -> None:
     assert dumps_record(saved) == dumps_record(driver.match)
 
 
+def test_quitting_with_a_save_that_still_fails_ends_with_status_1(tmp_path: Path) -> None:
+    """The save folder is gone for good when the person quits: the program says the match
+    could not be saved and ends with status 1 (it ended with 0, as if all were well)."""
+    import shutil
+
+    folder = tmp_path / "saves"
+    folder.mkdir()
+    path = folder / "m.json"
+    driver = new_driver(seed=3, save_path=str(path))
+    asked = 0
+
+    def answer(prompt: str, d: TableDriver) -> str:
+        nonlocal asked
+        asked += 1
+        if asked == 1:
+            shutil.rmtree(folder)
+        elif asked == 4:
+            return "quit"
+        return first_legal(prompt, d)
+
+    table, stream, _ = scripted_table(driver, answer)
+    assert table.run() == 1
+    assert f"You leave the table. The match could not be saved in {path}" in stream.getvalue()
+
+
 def first_legal(prompt: str, driver: TableDriver) -> str:
     """Type the first legal decision (a card by its number, as a new player would)."""
     if prompt.startswith("Press Enter"):

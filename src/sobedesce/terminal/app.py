@@ -251,7 +251,8 @@ class TerminalTable:
     # -- the loop ------------------------------------------------------------------------
 
     def run(self) -> int:
-        """Play until the match ends (0), the person quits or input ends (0), or Ctrl-C (130)."""
+        """Play until the match ends (0), the person quits or input ends (0), or Ctrl-C (130);
+        1 instead of 0 when the match it was told to save could not be saved."""
         try:
             self._loop()
             while self._play_again and self.again is not None:
@@ -261,10 +262,10 @@ class TerminalTable:
                 self._loop()
         except _Quit:
             self._leave("You leave the table.")
-            return 0
+            return self._unsaved()
         except EOFError:
             self._leave("End of input: you leave the table.")
-            return 0
+            return self._unsaved()
         except KeyboardInterrupt:
             self._leave("Interrupted.")
             return 130
@@ -273,6 +274,11 @@ class TerminalTable:
             if close is not None:
                 close()
         return 0
+
+    def _unsaved(self) -> int:
+        """1 if the match was to be saved and its last save failed (a script must not take the
+        program's end for a saved match), else 0."""
+        return 1 if self.driver.save_path and self.driver.save_error is not None else 0
 
     def _leave(self, why: str) -> None:
         try:
