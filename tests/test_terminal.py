@@ -1790,3 +1790,36 @@ def test_rule_reasons_show_cards_and_suits_as_the_screen_does() -> None:
     assert reason_text("it is your last card").plain == "it is your last card"
     rules = flat(" ".join(line.plain for line in rules_lines(find_rules("classic"))))
     assert "turns up the deck's 13th card, the first of their next two" in rules, rules
+
+
+def test_a_variants_must_play_and_exchange_words_read_as_sentences() -> None:
+    """A record's rules may be a variant (docs/record.md): with no sit-outs allowed the prompt
+    said "sat out the no previous rounds" and the rules page "after sitting out no rounds in a
+    row"; with no exchanges, "Discard exactly 0 cards (2c 5h or 1 4) or 'keep'"."""
+    import dataclasses
+
+    from sobedesce.core import CLASSIC
+
+    strict = dataclasses.replace(CLASSIC, max_sit_outs_in_row=0, min_discard=0, max_discard=0)
+    match = Match(strict, players=list(NAMES))
+    match.deal(rng=random.Random(4), dealer=3)
+    driver = TableDriver(match, 0, {s: make_bot("random") for s in (1, 2, 3)}, seed=4)
+    seen: list[str] = []
+
+    def answer(prompt: str, d: TableDriver) -> str:
+        if d.view().phase == Phase.EXCHANGE and d.view().to_act == 0:
+            seen.append(stream.getvalue())
+            return "quit"
+        return first_legal(prompt, d)
+
+    table, stream, _ = scripted_table(driver, answer)
+    table.run()
+    assert seen, "the exchange was never asked"
+    screen = seen[0]
+    assert match.round.trump != Suit.HEARTS and match.round.chooser == 0
+    assert match.round.must_play_reason(1) == "must play: these rules allow no sitting out"
+    assert "Type 'keep' (no exchanges)" in screen and "exactly 0" not in screen and "no previous" not in screen
+    page = " ".join(printed(rules_lines(strict), terminal=False).split())
+    assert "always (these rules allow no sitting out)" in page and "no rounds in a row" not in page
+    one = " ".join(printed(rules_lines(dataclasses.replace(CLASSIC, max_sit_outs_in_row=1)), terminal=False).split())
+    assert "after sitting out a round" in one

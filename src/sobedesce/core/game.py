@@ -969,6 +969,9 @@ class Round:
         if code == MAY_SIT_OUT:
             return None
         limit = rules.max_sit_outs_in_row
+        if code == MUST_PLAY_STREAK and limit < 2:
+            # A variant's limit: "sat out the no previous rounds" said nothing.
+            return "must play: sat out the previous round" if limit else "must play: these rules allow no sitting out"
         return _MUST_PLAY_TEXT[code].format(
             suit=Suit(self._trump).title if self._trump >= 0 else "",
             streak=_NUMBER_WORDS[limit] if limit < len(_NUMBER_WORDS) else limit,

@@ -696,12 +696,14 @@ class TerminalTable:
             else:
                 span = f"{rules.min_discard}-{rules.max_discard}"
             keep = " or 'keep'" if rules.min_discard == 0 else ""
+            # A variant without exchanges has nothing to discard ("Discard exactly 0 cards").
+            what = f"Discard {span} cards (2c 5h or 1 4){keep}" if rules.max_discard else "Type 'keep' (no exchanges)"
             if must_play:
                 reason = must_play.removeprefix("must play: ")
                 said = reason_text(reason)
                 guidance = Text("You must play: ").append_text(said)
-                guidance.append(f". Discard {span} cards (2c 5h or 1 4){keep}.")
+                guidance.append(f". {what}.")
                 return (guidance, Text("You must play: ").append_text(said.copy()).append(".")), "Discard > "
-            guidance = Text(f"Discard {span} cards (2c 5h or 1 4){keep}, or 'sit' to sit out.")
+            guidance = Text(f"{what}, or 'sit' to sit out.")
             return (guidance, None), "Discard or sit > "
         return None, "Your card > "

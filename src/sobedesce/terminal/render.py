@@ -1001,7 +1001,12 @@ def rules_lines(rules: Rules, width: int = WIDTH) -> list[Text]:
     if rules.all_play_suit is not None:
         musts.append(f"when {rules.all_play_suit.title} are trumps")
     n = rules.max_sit_outs_in_row
-    musts.append(f"after sitting out {_WORDS[n] if n < len(_WORDS) else n} rounds in a row")
+    if n == 0:
+        musts.append("always (these rules allow no sitting out)")
+    elif n == 1:
+        musts.append("after sitting out a round")
+    else:
+        musts.append(f"after sitting out {_WORDS[n] if n < len(_WORDS) else n} rounds in a row")
     if rules.chooser_must_play:
         musts.append("the chooser")
     if rules.must_play_at_or_below is not None:
