@@ -325,6 +325,9 @@ def test_play_refuses_a_path_that_is_no_regular_file(
     before = sorted(os.listdir(tmp_path))
     error = refused(capsys, "play", "--speed", "0", "--bots", "random", option, path)
     assert error.startswith(f"sobedesce play: {option} "), error
+    if case.startswith("/"):
+        # Not the file /dev/stdin leads to (a test's stdin may be a file): the path given.
+        assert error.strip().endswith(f"{option} {path}: a system file, not a match's record"), error
     assert sorted(os.listdir(tmp_path)) == before, "nothing written"
     assert os.path.islink("/dev/stdin") or not os.path.exists("/dev/stdin")
 

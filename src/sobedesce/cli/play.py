@@ -132,7 +132,9 @@ def file_problem(path: str, option: str) -> str | None:
     if path == "-":
         return f"{option} - is refused: standard input carries your moves, name the match's file"
     target = os.path.realpath(path)
-    if target.startswith(_SYSTEM_FOLDERS) or os.path.abspath(path).startswith(_SYSTEM_FOLDERS):
+    if os.path.abspath(path).startswith(_SYSTEM_FOLDERS):  # /dev/stdin, even when it leads to a file
+        return f"{option} {path}: a system file, not a match's record"
+    if target.startswith(_SYSTEM_FOLDERS):
         return f"{option} {path}: {target} is a system file, not a match's record"
     try:
         mode = os.stat(target).st_mode
