@@ -300,12 +300,24 @@ def page_chunks(lines: Sequence[Text | str], width: int = WIDTH, height: int = H
     wider than the window wrapped, then cut into screens that leave room for the prompt;
     below the minimum size each screen starts with the line that says so (its short form when
     the whole would take more than a third of the screen, none when that would take half)."""
-    folded = [part for line in lines for part in _fold(Text(line) if isinstance(line, str) else line, width)]
+    folded = _folded(lines, width)
+    head, rows = _screen_head(width, height)
+    return [head + folded[i : i + rows] for i in range(0, max(1, len(folded)), rows)]
+
+
+def _folded(lines: Sequence[Text | str], width: int) -> list[Text]:
+    """``lines`` wrapped to ``width``."""
+    return [part for line in lines for part in _fold(Text(line) if isinstance(line, str) else line, width)]
+
+
+def _screen_head(width: int, height: int) -> tuple[list[Text], int]:
+    """The lines each screen of a page starts with (below the minimum size, the one that says
+    so: its short form when the whole would take more than a third of the screen, none when
+    that would take half), and the rows left under them for the page."""
     rows = screen_rows(height)
     full, short = _too_small_forms(width, height)
     head = full if 3 * len(full) <= rows else short if 2 * len(short) <= rows else []
-    rows = max(1, rows - len(head))
-    return [head + folded[i : i + rows] for i in range(0, max(1, len(folded)), rows)]
+    return head, max(1, rows - len(head))
 
 
 def block_chunks(blocks: Sequence[Sequence[Text | str]], width: int = WIDTH, height: int = HEIGHT) -> list[list[Text]]:
@@ -313,14 +325,11 @@ def block_chunks(blocks: Sequence[Sequence[Text | str]], width: int = WIDTH, hei
     like :func:`page_chunks`, a blank line between blocks: a block is never split across
     screens unless it alone is taller than one, and the screens are filled from the end, so the
     last one, where the prompt is, holds the last blocks whole."""
-    rows = screen_rows(height)
-    full, short = _too_small_forms(width, height)
-    head = full if 3 * len(full) <= rows else short if 2 * len(short) <= rows else []
-    rows = max(1, rows - len(head))
+    head, rows = _screen_head(width, height)
     screens: list[list[Text]] = []  # from the last one back
     current: list[Text] = []
     for block in reversed(blocks):
-        folded = [part for line in block for part in _fold(Text(line) if isinstance(line, str) else line, width)]
+        folded = _folded(block, width)
         if not folded:
             continue
         if current and len(folded) + 1 + len(current) <= rows:
