@@ -372,8 +372,8 @@ def test_a_card_index_is_0_to_39() -> None:
     """Before, ``Card(-1)`` was AC (a tuple's index from the end) and ``Card(True)`` 3S."""
     from sobedesce.core import Card, CardParseError
 
-    assert str(Card(0)) == "2S" and str(Card(39)) == "AC"
-    for index in (-1, -40, 40, True, 1.0, "AS"):
+    assert str(Card(0)) == "2S" and str(Card(39)) == "AC" and Card("AS") is Card.parse("AS")
+    for index in (-1, -40, 40, True, 1.0, b"AS"):
         with pytest.raises(CardParseError, match=r"^not a card index: "):
             Card(index)  # type: ignore[arg-type]
 
@@ -414,8 +414,10 @@ def test_records_say_what_they_need() -> None:
 
     from sobedesce.core import dumps_record, read_record, record_of, summary
 
-    for thing in (None, 5, {"format": "sobedesce-record", "version": 1}, b"{}"):
-        with pytest.raises(TypeError, match=r"^a record is read from a string or a text stream, not "):
+    for thing in (None, 5, [{"format": "sobedesce-record", "version": 1}], b"{}"):
+        with pytest.raises(
+            TypeError, match=r"^a record is read from a string, a text stream or a mapping \(a dict\), not "
+        ):
             read_record(thing)  # type: ignore[arg-type]
     empty = '{"format": "sobedesce-record", "version": 1, "rounds": []}'
     assert read_record(empty).rounds == read_record(io.StringIO(empty)).rounds
@@ -441,3 +443,46 @@ def test_cards_are_read_from_text_or_names_only() -> None:
             parse_cards(thing)  # type: ignore[arg-type]
         with pytest.raises(TypeError, match=r"^Exchange\.of reads cards from a string \('2C 3C'\) or an iterable"):
             Exchange.of(thing)  # type: ignore[arg-type]
+
+
+def test_a_record_is_read_from_a_mapping_as_from_its_json() -> None:
+    """``read_record(record_of(match))`` raised "a record is read from a string or a text stream,
+    not dict": a record already read (``json.load``, ``record_of``) is read as it stands, checked
+    exactly as the file holding it, with the file's errors; anything else is named."""
+    import json
+    import types
+    from pathlib import Path
+
+    from sobedesce.core import RecordFormatError, RecordRuleError, dumps_record, read_record, record_of, summary
+
+    match, _ = _round_in_play()
+    record = record_of(match)
+    for given in (record, json.loads(dumps_record(match)), types.MappingProxyType(record)):
+        assert summary(read_record(given)) == summary(match)
+    rounds: list[dict[str, object]] = record["rounds"]  # type: ignore[assignment]
+    # Each malformed or illegal mapping raises what its JSON text raises, word for word.
+    for bad in (
+        {**record, "format": "sobedesce"},
+        {**record, "version": True},
+        {**record, "colour": "red"},
+        {**record, "scores": [20, 20, 20.5, 20]},
+        {**record, "rounds": [{**rounds[0], "deck": list(range(40))}]},
+        {**record, "rounds": [{**rounds[0], "deck": rounds[0]["deck"][:39]}]},  # type: ignore[index]
+        {**record, "rounds": [{**rounds[0], "tricks": [["AS", "AS"]]}]},
+        {},
+    ):
+        with pytest.raises((RecordFormatError, RecordRuleError)) as from_text:
+            read_record(json.dumps(bad))
+        with pytest.raises(from_text.type, match=f"^{re.escape(str(from_text.value))}$"):
+            read_record(bad)
+    # What a file cannot hold: a tuple is a list, a set or a key of no JSON type malformed.
+    assert summary(read_record({**record, "players": ("A", "B", "C", "D")})) == summary(
+        read_record({**record, "players": ["A", "B", "C", "D"]})
+    )
+    with pytest.raises(RecordFormatError, match=r"^not a record: holds a set, which JSON cannot hold$"):
+        read_record({**record, "players": {"A", "B", "C", "D"}})
+    with pytest.raises(RecordFormatError, match=r"^not a record: keys must be str"):
+        read_record({(1, 2): 3})
+    path_type = type(Path("match.json")).__name__
+    with pytest.raises(TypeError, match=rf"^a record is read from .*, not {path_type}: open the file and pass it"):
+        read_record(Path("match.json"))  # type: ignore[arg-type]

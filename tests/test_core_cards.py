@@ -132,7 +132,10 @@ def test_card_and_the_actions_agree_on_what_is_a_card() -> None:
         assert Play(value).card is Play.of(value).card is Exchange((value,)).discard[0] is CARDS[value]
     for value in _NOT_INTEGERS + _OUT_OF_RANGE:
         assert not _checks.is_card(value)
-        with pytest.raises(CardParseError, match=r"^not a card index: "):
+        # ("5" is read as a name, and is none.)
+        with pytest.raises(
+            CardParseError, match=r"^not a card: '5' \(rank" if value == "5" else r"^not a card index: "
+        ):
             Card(value)  # type: ignore[arg-type]
         error = ValueError if value in _OUT_OF_RANGE else TypeError
         with pytest.raises(error, match="^Play" + _CARD):
@@ -179,3 +182,18 @@ def test_numpy_integers_are_cards_and_suits_everywhere() -> None:
             Play(value)
         with pytest.raises(TypeError, match=r"^NameTrump: must be a suit"):
             NameTrump(value)
+
+
+def test_a_cards_repr_builds_it() -> None:
+    """``repr(card)`` was ``Card('7H')``, and ``Card('7H')`` raised "not a card index: '7H'": a
+    card is built from its name too (as ``Card.parse``), so its repr, and an action's, evaluates
+    to it; equality, hashing and order are the ints' as before."""
+    for card in CARDS:
+        assert eval(repr(card)) is card and Card(str(card)) is card is Card(int(card))
+    assert Card("7h") is Card(" 7H ") is Card.parse("7H") == 18 and hash(Card("7H")) == hash(18)
+    assert Card("AS") > Card("7S") and sorted([Card("AS"), Card("2S")]) == [Card("2S"), Card("AS")]
+    for action in (Play.of("7h"), Exchange.of("2c 3c")):
+        assert eval(repr(action)) == action
+    for name in ("", "7", "1H", "AX", "7H 3C"):
+        with pytest.raises(CardParseError, match=rf"^not a card: {name!r} \(rank A 7 K J Q 6 5 4 3 2"):
+            Card(name)

@@ -278,6 +278,39 @@ def test_check_deck_names_what_is_no_deck() -> None:
     check_deck(_deck(0))
 
 
+def test_a_bad_deck_says_so_before_the_dealer_is_asked_for() -> None:
+    """``match.deal(deck)`` of a first round said "pass dealer= or rng=" whatever the deck, and
+    only once that was mended, that the deck was no deck: a bad deck now names its own fault
+    first, whatever else is missing or wrong."""
+    good = _deck(0)
+    for deck, message in [
+        (good[:39], r"^the deck lacks "),
+        ([], r"^the deck lacks 2S 3S"),
+        (good + good[:1], rf"^card {good[0]} appears twice in the deck$"),
+        ([good[0], *good[:39]], rf"^card {good[0]} appears twice in the deck$"),
+        ([str(card) for card in good], r"^not a card: '"),
+        ([*good[:39], 99], r"^not a card: 99$"),
+    ]:
+        match = Match("classic")
+        for dealer in ({}, {"dealer": 7}, {"dealer": 0}, {"rng": random.Random(1)}):
+            with pytest.raises(ValueError, match=message):
+                match.deal(deck, **dealer)  # type: ignore[arg-type]
+        assert not match.rounds
+    match = Match("classic")
+    with pytest.raises(TypeError, match=r"^deck must be a sequence of the 40 cards \(a list or tuple"):
+        match.deal("AS 7S")  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match=r"^the first dealer is drawn: pass dealer= or rng=$"):
+        match.deal(good)
+    match.deal(good, dealer=0)
+    while legal := match.legal_actions():
+        match.apply(legal[0])
+    # A later round's dealer follows: the deck is still checked before its dealer is.
+    with pytest.raises(ValueError, match=r"^the deck lacks "):
+        match.deal(good[:39], dealer=3)
+    with pytest.raises(IllegalActionError, match=r"^the dealer must be seat 1"):
+        match.deal(good, dealer=3)
+
+
 def test_rules_made_directly_are_checked_as_from_spec_checks_them() -> None:
     """``dataclasses.replace(CLASSIC, ...)`` or ``Rules(...)`` took any value: ``min_discard=9``
     dealt a round where a seat that must play had no legal action, and a name of no preset failed

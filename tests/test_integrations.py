@@ -396,6 +396,38 @@ def test_openspiel_chance_deals_each_card_once():
     assert not state.is_chance_node() and state.current_player() == 1
 
 
+def test_openspiel_refuses_minus_one_with_the_games_own_error():
+    """-1 (OpenSpiel's ``kInvalidAction``) at a chance node raised OpenSpiel's bare ``SpielError``
+    ("spiel.cc:446 action_id != kInvalidAction") before the game could say what is wrong: it now
+    says it as for any other outcome that is no card, or id that is no action, and the state
+    is unchanged."""
+    pyspiel = pytest.importorskip(
+        "pyspiel", reason="needs the [openspiel] extra: pip install 'sobe-e-desce[openspiel]'"
+    )
+    np = pytest.importorskip("numpy")
+    from sobedesce.integrations import openspiel as so
+
+    state = pyspiel.load_game(so.GAME_NAME).new_initial_state()
+    chance = r"^chance outcome -1 is not a card: a chance node deals a card 0-39 not dealt yet$"
+    for minus_one in (-1, np.int64(-1)):
+        with pytest.raises(ValueError, match=chance):
+            state.apply_action(minus_one)
+        with pytest.raises(ValueError, match=chance):
+            state.child(minus_one)
+    with pytest.raises(TypeError):  # no integer: OpenSpiel's own TypeError, as before
+        state.apply_action(-1.0)
+    assert state.history() == [] and state.is_chance_node()
+    assert state.child(7).history() == [7] and state.history() == []
+    for card in range(40):
+        state.apply_action(card)
+    assert not state.is_chance_node()
+    with pytest.raises(ValueError, match=r"^not an action id: -1 \(0\.\.77\)$"):
+        state.apply_action(-1)
+    assert len(state.history()) == 40
+    state.apply_action(state.legal_actions()[0])
+    assert len(state.history()) == 41
+
+
 def test_openspiel_state_names_the_outcome_and_the_seat():
     """``action_to_string`` of a chance outcome that is no card raised "tuple index out of range",
     and ``own_cards(7)`` an IndexError."""

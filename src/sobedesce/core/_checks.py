@@ -13,7 +13,8 @@ caller passes; each value is checked once, here, with one wording:
 
 A card or a suit is an integer of any type ``operator.index`` takes (an ``int``, a ``Card`` or a
 ``Suit``, numpy's integers), never a bool: ``Card(...)``, the actions and every check here
-agree on it.
+agree on it (``Card(...)`` also reads a card's name, ``Card('7H')``, as its repr shows it; the
+actions' ``of`` read names, their constructors take cards).
 
 (The record reader words a record's fields the same way, with JSON's spelling of the values;
 it has checks of its own because a record is JSON, not Python.)

@@ -6,6 +6,8 @@ Ace and 0 the Two, so within a suit a higher index is a stronger card.
 
 >>> Card.parse("7h")
 Card('7H')
+>>> Card('7H') is Card.parse("7h") is Card(18)
+True
 >>> Card.parse("AS") > Card.parse("7S")
 True
 >>> [str(c) for c in sorted_cards(parse_cards("2c ah 7h ks"))]
@@ -102,17 +104,21 @@ _SUIT_BY_LETTER = {"S": 0, "H": 1, "D": 2, "C": 3}
 
 
 class Card(int):
-    """One of the 40 cards; ``Card(i)`` returns the shared instance for index ``i``."""
+    """One of the 40 cards; ``Card(i)`` returns the shared instance for index ``i``, and
+    ``Card('7H')`` the card of that name (as :meth:`parse`), so a card's repr builds it."""
 
     __slots__ = ()
 
-    def __new__(cls, index: int) -> Card:
+    def __new__(cls, index: int | str) -> Card:
         # A card as the actions take one (``_checks.card_index``): any integer (numpy's too) 0-39,
         # not a bool, nor a negative index (a tuple would count it from the end: Card(-1) was AC).
         number = _checks.card_index(index)
         if number >= 0:
             return CARDS[number]
-        raise CardParseError(f"not a card index: {index!r} (0-39)")
+        # A name only after the index: ``Card(i)`` costs what it cost before names were taken.
+        if isinstance(index, str):
+            return cls.parse(index)
+        raise CardParseError(f"not a card index: {index!r} (0-39, or a name like '7H')")
 
     @property
     def suit(self) -> Suit:

@@ -210,8 +210,10 @@ class Match:
             raise IllegalActionError("the match is over")
         if self._current is not None:
             raise IllegalActionError("the current round is not over")
-        if deck is not None and (isinstance(deck, str) or not isinstance(deck, Sequence)):
-            raise TypeError(f"deck must be a sequence of the 40 cards (a list or tuple, top card first), not {deck!r}")
+        if deck is not None:
+            # The deck first: a bad one says what is wrong with it, whatever else is missing
+            # (it waited behind "pass dealer= or rng=", and was refused only once that was mended).
+            check_deck(deck)
         expected = self.next_dealer
         if dealer is None:
             if expected is None:
@@ -241,9 +243,8 @@ class Match:
             new = Round.__new__(Round)
             new._deal(self._rules, dealer, bytes(indices), self._scores, self._streaks)
         else:
-            # The dealer, scores and streaks are the match's own, checked already: only the
-            # deck is new (``Round(...)`` would check all of them again, every round).
-            check_deck(deck)
+            # The dealer, scores and streaks are the match's own, checked already, and the deck
+            # above (``Round(...)`` would check all of them again, every round).
             new = Round.__new__(Round)
             new._deal(self._rules, dealer, bytes([int(card) for card in deck]), self._scores, self._streaks)
         self._rounds.append(new)

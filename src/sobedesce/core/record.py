@@ -1,6 +1,7 @@
 """The match record (RECORD.md): read, validate, replay, write, and summarise.
 
-Readers take a string or a text stream; the caller owns files.
+Readers take a string or a text stream, or the record already read as a mapping (a ``dict``,
+as ``json.load`` or :func:`record_of` gives it); the caller owns files.
 
 >>> from sobedesce.core import CARDS
 >>> match = Match("table")
@@ -9,6 +10,8 @@ Readers take a string or a text stream; the caller owns files.
 ['2S', '3S', '4S']
 >>> read_record(dumps_record(match)).rounds[0].dealer
 0
+>>> read_record(record_of(match)).rounds[0].dealer
+0
 >>> summary(match)["next"]
 {'seat': 1, 'phase': 'trump', 'legal': ['S', 'H', 'D', 'C']}
 """
@@ -16,6 +19,8 @@ Readers take a string or a text stream; the caller owns files.
 from __future__ import annotations
 
 import json
+import os
+from collections.abc import Mapping
 from typing import IO, Any
 
 from . import _checks
@@ -199,13 +204,40 @@ def _parse_round(raw: object, number: int) -> _RoundData:
 _BOM = "starts with a byte order mark (BOM): save it as UTF-8 without one"
 
 
-def _parse(text: str | IO[str]) -> tuple[Match, list[_RoundData]]:
-    given: object = text  # as an object: compiled by mypyc, a narrowed union is cast, and may raise
-    if isinstance(given, bytes | bytearray) or not (isinstance(given, str) or callable(getattr(given, "read", None))):
-        # bytes too, in both builds: decode them first (a record is UTF-8 text)
-        raise TypeError(f"a record is read from a string or a text stream, not {type(given).__name__}")
+def _mapping_value(value: object) -> object:
+    """``json.dumps``'s ``default``: a mapping inside a record's mapping is an object like a
+    ``dict``; anything else JSON has no value for is refused."""
+    if isinstance(value, Mapping):
+        return dict(value)
+    raise TypeError(f"holds a {type(value).__name__}, which JSON cannot hold")
+
+
+def _mapping_text(record: Mapping[Any, Any]) -> str:
+    """A record given as a mapping, as the JSON text a file of it would hold, so that it is read
+    and checked exactly as that file: a tuple is a list there, and a value JSON cannot hold (a
+    set, a ``Card``'s name is a string) makes it malformed."""
     try:
-        data = json.loads(text) if isinstance(text, str) else json.load(text)
+        return json.dumps(dict(record), default=_mapping_value, allow_nan=True)
+    except RecursionError:
+        raise RecordFormatError("not a record: nested too deeply") from None
+    except (TypeError, ValueError) as error:
+        if "digits" in str(error):
+            raise RecordFormatError("not a record: holds a number of thousands of digits") from None
+        raise RecordFormatError(f"not a record: {error}") from None
+
+
+def _parse(text: str | IO[str] | Mapping[str, Any]) -> tuple[Match, list[_RoundData]]:
+    given: object = text  # as an object: compiled by mypyc, a narrowed union is cast, and may raise
+    if isinstance(given, Mapping):
+        given = _mapping_text(given)
+    elif isinstance(given, bytes | bytearray) or not (isinstance(given, str) or callable(getattr(given, "read", None))):
+        # bytes too, in both builds: decode them first (a record is UTF-8 text)
+        hint = ": open the file and pass it, or its text" if isinstance(given, os.PathLike) else ""
+        raise TypeError(
+            f"a record is read from a string, a text stream or a mapping (a dict), not {type(given).__name__}{hint}"
+        )
+    try:
+        data = json.loads(given) if isinstance(given, str) else json.load(given)  # type: ignore[arg-type]
     except json.JSONDecodeError as error:
         if "BOM" in error.msg:
             raise RecordFormatError(_BOM) from None
@@ -321,11 +353,15 @@ def _replay_round(match: Match, data: _RoundData, number: int) -> None:
             act(decision, current.to_act, Play.of(card))
 
 
-def read_record(text: str | IO[str]) -> Match:
-    """Read and replay a record from a string or text stream.
+def read_record(text: str | IO[str] | Mapping[str, Any]) -> Match:
+    """Read and replay a record from a string, a text stream, or a mapping (a ``dict``, as
+    ``json.load`` or :func:`record_of` gives it).
 
-    Raises :class:`RecordFormatError` for a malformed record and :class:`RecordRuleError`
-    for one that breaks a rule.
+    A mapping is checked exactly as the JSON text it makes (``json.dumps``): a tuple counts as
+    a list, and a value JSON cannot hold (a set, a ``Card``: a record names cards, ``"7H"``) is
+    malformed.  Raises :class:`RecordFormatError` for a malformed record,
+    :class:`RecordRuleError` for one that breaks a rule, and ``TypeError`` for anything else
+    (bytes: decode them; a path: open the file).
     """
     match, rounds = _parse(text)
     for number, data in enumerate(rounds, start=1):

@@ -141,6 +141,9 @@ def _hand(hand: object) -> list[Card]:
     found: list[Card] = []
     for i, card in enumerate(hand):
         try:
+            # An index only: ``Card`` also reads a name ("AS"), which an encoding's hand is not.
+            if isinstance(card, str):
+                raise CardParseError(card)
             found.append(Card(card))
         except CardParseError:
             raise ValueError(

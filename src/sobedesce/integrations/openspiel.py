@@ -15,6 +15,7 @@ project (``--bots openspiel-ismcts:simulations=200`` or ``:seconds=0.02``), and
 from __future__ import annotations
 
 import math
+import operator
 import random
 import time
 from typing import Any
@@ -262,6 +263,16 @@ class _MatchBox:
         self.match = match
 
 
+def _chance_error(card: int) -> str:
+    why = "dealt already" if 0 <= card < 40 else "not a card"
+    return f"chance outcome {card} is {why}: a chance node deals a card 0-39 not dealt yet"
+
+
+# OpenSpiel's own methods, which ``SobeState`` calls after its check of -1.
+_STATE_APPLY_ACTION = pyspiel.State.apply_action
+_STATE_CHILD = pyspiel.State.child
+
+
 class SobeState(pyspiel.State):  # type: ignore[misc]
     """A state: the match, and the cards dealt so far for the round to come."""
 
@@ -327,13 +338,38 @@ class SobeState(pyspiel.State):  # type: ignore[misc]
 
     # -- doing ---------------------------------------------------------------------------
 
+    def apply_action(self, action: int) -> None:
+        """OpenSpiel's ``apply_action``, with this game's own error for -1 too: OpenSpiel's C++
+        ``State::ApplyAction`` refuses -1 (its ``kInvalidAction``) with a bare ``SpielError``
+        before :meth:`_apply_action`, which words every other refusal, is called."""
+        if action == -1:
+            self._refuse_invalid(action)
+        _STATE_APPLY_ACTION(self, action)
+
+    def child(self, action: int) -> SobeState:
+        """OpenSpiel's ``child`` (a copy with ``action`` applied), refusing -1 as
+        :meth:`apply_action` does."""
+        if action == -1:
+            self._refuse_invalid(action)
+        return _STATE_CHILD(self, action)  # type: ignore[no-any-return]
+
+    def _refuse_invalid(self, action: object) -> None:
+        """Raise this game's error for ``action``, equal to -1: at a chance node it is no card,
+        at a decision no action id (-1.0, no integer, is left to OpenSpiel's ``TypeError``)."""
+        try:
+            operator.index(action)  # type: ignore[arg-type]
+        except TypeError:
+            return
+        if self.current_player() == _CHANCE:
+            raise ValueError(_chance_error(-1))
+        action_from_id(-1, 0)  # raises "not an action id: -1 (0..77)"
+
     def _apply_action(self, action: int) -> None:
         match = self.match
         if self.current_player() == _CHANCE:
             card = int(action)
             if not 0 <= card < 40 or card in self.dealt:
-                why = "dealt already" if 0 <= card < 40 else "not a card"
-                raise ValueError(f"chance outcome {card} is {why}: a chance node deals a card 0-39 not dealt yet")
+                raise ValueError(_chance_error(card))
             if not self.dealt:
                 self.prefix = self._length
             self.dealt.append(card)
