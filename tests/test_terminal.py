@@ -40,6 +40,7 @@ from sobedesce.table import Event, level_of_name, save_atomically
 from sobedesce.terminal import Command, InputError, TableDriver, parse_input, resolve_bot
 from sobedesce.terminal.app import LineReader, Resized
 from sobedesce.terminal.render import (
+    LOG_LINES,
     MAX_LINES,
     describe_event,
     help_lines,
@@ -1433,13 +1434,25 @@ def match_to_the_end(
     """A whole match in a ``width`` x ``height`` console, saved in ``end.json``; returns the
     screens shown with the prompt under each, what was printed after the last prompt, the
     exit status and the driver."""
+    driver = new_driver(seed=seed, save_path="end.json")
+    screens, tail, status = table_screens(
+        driver, lambda prompt, screen: (answer or first_legal)(prompt, driver), width, height
+    )
+    return screens, tail, status, driver
+
+
+def table_screens(
+    driver: TableDriver, answer, width: int, height: int, again=None
+) -> tuple[list[tuple[str, str]], str, int]:
+    """The screens a :class:`TerminalTable` shows (each with the prompt under it) in a
+    ``width`` x ``height`` console, ``answer(prompt, screen)`` typing at each prompt; what was
+    printed after the last prompt, and the exit status."""
     from sobedesce.terminal.app import TerminalTable
 
     stream = io.StringIO()
     console = Console(file=stream, width=width, height=height, force_terminal=False, color_system=None)
     screens: list[tuple[str, str]] = []
     start = 0
-    driver = new_driver(seed=seed, save_path="end.json")
 
     def read(prompt: str) -> str:
         nonlocal start
@@ -1447,10 +1460,10 @@ def match_to_the_end(
         assert len(screens) < 5000, "the table keeps asking"
         console.print(prompt, markup=False)
         start = len(stream.getvalue())
-        return (answer or first_legal)(prompt, driver)
+        return answer(prompt, screens[-1][0])
 
-    status = TerminalTable(driver, console, speed=0, read=read, sleep=lambda s: None).run()
-    return screens, stream.getvalue()[start:], status, driver
+    status = TerminalTable(driver, console, speed=0, read=read, sleep=lambda s: None, again=again).run()
+    return screens, stream.getvalue()[start:], status
 
 
 @pytest.mark.parametrize(("width", "height"), [(80, 24), (80, 16), (50, 16), (40, 16), (30, 10)])
@@ -1804,3 +1817,359 @@ def test_a_variants_must_play_and_exchange_words_read_as_sentences() -> None:
     assert "always (these rules allow no sitting out)" in page and "no rounds in a row" not in page
     one = " ".join(printed(rules_lines(dataclasses.replace(CLASSIC, max_sit_outs_in_row=1)), terminal=False).split())
     assert "after sitting out a round" in one
+
+
+# -- an answer typed at a page is taken; 'hint all' --------------------------------------------
+
+
+def screens_of(driver: TableDriver, answer, width: int = 80, height: int = 24, again=None) -> list[tuple[str, str]]:
+    """:func:`table_screens`'s screens, the table left with status 0."""
+    screens, _, status = table_screens(driver, answer, width, height, again)
+    assert status == 0
+    return screens
+
+
+RETURN = "Press Enter to return to the table > "
+
+
+def scripted(steps: list[tuple[str, str]]):
+    """``answer(prompt, screen)`` for :func:`screens_of`: each prompt must start as the next of
+    ``steps`` says, answered with its text (a callable: called with the driver's view); then
+    ``quit``."""
+    pending = list(steps)
+
+    def answer(prompt: str, screen: str) -> str:
+        if not pending:
+            return "quit"
+        expected, text = pending.pop(0)
+        assert prompt.startswith(expected), (prompt, expected, screen)
+        return text
+
+    return answer, pending
+
+
+def card_number(driver: TableDriver, legal: bool) -> str:
+    """The number in the hand of the first card that is (not) ``legal`` to play."""
+    view = driver.view()
+    playable = {a.card for a in view.legal_actions if isinstance(a, Play)}
+    return str(next(i for i, card in enumerate(view.hand, 1) if (card in playable) == legal))
+
+
+def test_an_answer_typed_at_a_page_is_taken_as_at_the_table() -> None:
+    """A suit, a discard, a card typed at the rules or help page used to turn the page, and was
+    lost: now the page closes and the answer is taken as if typed at the table.  Enter still
+    returns to the table, and the page's own commands still work there."""
+    driver = new_driver(seed=3)
+    answer, pending = scripted(
+        [
+            ("Trump", "rules"),
+            (RETURN, "help"),  # the page's own command: the help page
+            (RETURN, "h"),  # an answer: hearts are trumps, at once
+            ("Discard", "help"),
+            (RETURN, ""),  # Enter: back to the table
+            ("Discard", "rules"),
+            (RETURN, "keep"),
+            ("Your card", "help"),
+        ]
+    )
+
+    def typed(prompt: str, screen: str) -> str:
+        if pending:
+            return answer(prompt, screen)
+        return card_number(driver, legal=True) if prompt == RETURN else "quit"
+
+    screens = screens_of(driver, typed)
+    prompts = [prompt for _, prompt in screens]
+    assert prompts[-3:-1] == ["Your card > ", RETURN] and prompts[-1] != RETURN, prompts
+    assert "Rules: classic" in screens[1][0] and "How to answer" in screens[2][0] and "How to answer" in screens[-2][0]
+    assert driver.match.round.trump == Suit.HEARTS
+    assert len(driver.view().hand) < 5, "the card typed at the page is played"
+    assert not any("Try again" in screen or "? '" in screen for screen, _ in screens)
+
+
+def test_a_wrong_answer_typed_at_a_page_gets_the_tables_message_and_loses_nothing() -> None:
+    """A wrong answer at a page closes it, and the table refuses it with its own words, the
+    same prompt under it; an illegal card is refused with the rule's reason, the hand kept."""
+    driver = new_driver(seed=3)
+    answer, pending = scripted(
+        [
+            ("Trump", "rules"),
+            (RETURN, "xyz"),
+            ("Trump", "h"),
+            ("Discard", "keep"),
+        ]
+    )
+    seen: list[str] = []  # the screen where the page was asked for, then the one after the card
+
+    def typed(prompt: str, screen: str) -> str:
+        if pending:
+            return answer(prompt, screen)
+        if prompt == "Your card > " and not seen:
+            if all(isinstance(a, Play) for a in driver.view().legal_actions) and len(
+                driver.view().legal_actions
+            ) == len(driver.view().hand):
+                return card_number(driver, legal=True)  # every card legal: on to a trick to follow
+            seen.append(screen)
+            return "help"
+        if prompt == RETURN and len(seen) == 1:
+            seen.append(str(len(driver.view().hand)))
+            return card_number(driver, legal=False)
+        if prompt == "Your card > " and len(seen) == 2:
+            seen.append(screen)
+        return "quit"
+
+    screens = screens_of(driver, typed)
+    refused = screens[2][0]
+    assert "? 'xyz' is not a suit: type S, H, D or C" in flat(refused) and "Your hand" in refused
+    assert driver.match.round.trump == Suit.HEARTS
+    before, held, after = seen
+    assert re.search(r"Not allowed: must [^.]+\. Try again\.", after), after
+    assert [line for line in after.splitlines() if line.startswith("Your hand")] == [
+        line for line in before.splitlines() if line.startswith("Your hand")
+    ]
+    assert len(driver.view().hand) == int(held), "nothing played"
+
+
+def test_an_answer_typed_at_a_page_longer_than_the_window_is_taken_too() -> None:
+    """At a page shown a screenful at a time, Enter turns the page and an answer is taken."""
+    driver = new_driver(seed=3)
+    answer, _ = scripted([("Trump", "rules"), ("Press Enter for more (1/3)", ""), ("Press Enter for more (2/3)", "s")])
+    screens = screens_of(driver, answer, width=50, height=16)
+    assert screens[3][1].startswith("Discard") and driver.match.round.trump == Suit.SPADES
+
+
+def test_an_answer_typed_at_a_page_answers_play_again_and_the_next_round() -> None:
+    """The pages at the end of a round and at "Play again?" take that prompt's answers too."""
+    from sobedesce.cli.play import PlayAgain
+
+    driver = new_driver(seed=5)
+    asked: list[str] = []
+
+    def answer(prompt: str, screen: str) -> str:
+        if prompt.startswith("Play again"):
+            asked.append(prompt)
+            return "rules"
+        if prompt.startswith("Press Enter to deal round 2"):
+            asked.append(prompt)
+            return "history" if asked.count(prompt) <= 2 else ""
+        if prompt == RETURN and asked:
+            asked.append(prompt)
+            if asked[-2].startswith("Play again"):
+                return "n"  # the answer to "Play again?": the program ends
+            # At the end of a round: "xyz" is refused as the summary refuses it; Enter is back
+            # to the summary.
+            return "xyz" if asked.count(RETURN) == 1 else ""
+        return first_legal(prompt, driver)
+
+    screens = screens_of(driver, answer, again=PlayAgain())
+    assert driver.match.is_over and asked[-2:] == ["Play again? (y/n) > ", RETURN]
+    assert any("? Press Enter to deal round 2, or type rules, history, help or quit." in s for s, _ in screens)
+    assert not any(p.startswith("y or n") or "not an answer" in p for _, p in screens)
+
+
+def test_hint_all_lists_every_option() -> None:
+    """The hint shows the best few and "… and N more": 'hint all' shows them all, on a page
+    of its own when they do not fit under the hand."""
+    rng = random.Random(2)
+    driver = new_driver(seed=2)
+    advance(driver, rng, until=lambda d: d.status == "human" and d.view().phase == Phase.EXCHANGE)
+    options = driver.hint()
+    few = hint_lines(options, "strong")
+    more = re.search(r"… and (\d+) more: 'hint all' lists them all", flat(printed(few, terminal=False)))
+    assert more and int(more[1]) == len(options) - (LOG_LINES - 2), few
+    every = hint_lines(options, "strong", every=True)
+    assert len(every) >= len(options) + 1 and "more" not in flat(printed(every, terminal=False))
+    assert parse_input("hint all", Phase.PLAY, HAND) == Command("hint all")
+    assert parse_input("HINT   all", Phase.EXCHANGE, HAND) == Command("hint all")
+    assert "hint all" in flat(printed(help_lines(Phase.PLAY, Match("classic").rules), terminal=False))
+    # At the table: under the hand the best few; 'hint all' on a page of its own, a screenful
+    # at a time, then the table.
+    driver = new_driver(seed=3)
+    answer, _ = scripted([("Trump", "h"), ("Discard", "hint"), ("Discard", "hint all")])
+    screens = screens_of(driver, lambda p, s: answer(p, s) if not p.startswith("Press") else "")
+    hint = next(s for s, _ in screens if "Hint from the" in s)
+    assert "Your hand" in hint and "'hint all' lists them all" in hint
+    paged = [s for s, p in screens if p.startswith("Press Enter")]
+    assert paged and "Hint from the" in paged[0] and "Your hand" not in paged[0]
+    assert "'hint all'" not in " ".join(paged)
+    options = driver.hint()
+    assert len(re.findall(r"^  (?:discard|keep|sit)", "\n".join(paged), flags=re.M)) == len(options)
+
+
+# -- editing the line ----------------------------------------------------------------------------
+
+
+def edit(editor, keys: str) -> tuple[str | None, str]:
+    """Feed ``keys`` a character at a time (escape sequences cut anywhere, as reads may cut
+    them); the line entered, if any, and everything written."""
+    written, rest = "", ""
+    for char in keys:
+        out, line, rest = editor.feed(rest + char)
+        written += out
+        if line is not None:
+            return line, written
+    return None, written
+
+
+def test_the_line_editor_moves_deletes_and_recalls() -> None:
+    from sobedesce.terminal.lineedit import LineEditor
+
+    cases = {
+        "7\x7fqh\x1b[D\x1b[D\x1b[3~\x1b[F\x08\x08Q\x1bOH\x1b[3~7\x1b[4~h\r": "7h",  # Backspace, Delete, Home/End
+        "1 4 5\x17\x17\x7f\r": "1",  # Ctrl-W: a word at a time
+        "xyz\x01\x0bks\r": "ks",  # Ctrl-A, Ctrl-K
+        "abc\x02\x02\x15q\x05\x06\x06\r": "qbc",  # Ctrl-B, Ctrl-U, Ctrl-E, Ctrl-F past the end
+        "\x1b[1;5Dh\x1b[5~\x1b\x1b[15~s\x1bx\r": "hsx",  # Ctrl-Left, PgUp, Esc, F5, Alt-x: no garbage
+        "ab\x1b[D\x04\x04\r": "a",  # Ctrl-D on a line: Delete
+    }
+    for keys, expected in cases.items():
+        editor = LineEditor()
+        editor.begin("> ", 80)
+        assert edit(editor, keys)[0] == expected, repr(keys)
+    editor = LineEditor()
+    editor.begin("> ", 80)
+    assert edit(editor, "\x04")[0] == "\x04", "Ctrl-D on an empty line: the end of input"
+    # Up and Down: the session's answers, then back to what was being typed.
+    editor = LineEditor(["hearts", "keep"])
+    editor.begin("> ", 80)
+    assert edit(editor, "2\x1b[A\x1b[A\x1b[A\x1b[B\r")[0] == "keep"
+    assert edit(editor, "3\x1b[A\x1b[B\x1b[Bc\r")[0] == "3c"
+    assert editor.history == ["hearts", "keep", "3c"]
+    editor.begin("> ", 80)
+    assert edit(editor, "\x10\x10\x0e\r")[0] == "3c"  # Ctrl-P, Ctrl-N; not recorded twice
+    assert editor.history == ["hearts", "keep", "3c"]
+
+
+def test_the_line_editor_follows_a_line_that_wraps() -> None:
+    """Moves are relative and follow the wraps at the window's edge (a wide character that
+    does not fit goes on the next row): after any edit the cursor is where a terminal puts it."""
+    from sobedesce.terminal.lineedit import LineEditor
+
+    def screen(written: str, width: int) -> tuple[list[str], tuple[int, int]]:
+        """A tiny terminal: the rows written, and the cursor."""
+        rows: list[list[str]] = [[]]
+        row = col = 0
+        pending = False
+        i = 0
+        while i < len(written):
+            seq = re.match(r"\x1b\[(\d*)([A-DJ])", written[i:])
+            if seq:
+                n = int(seq[1] or 1)
+                letter = seq[2]
+                pending = False
+                if letter == "A":
+                    row -= n
+                elif letter == "B":
+                    row += n
+                elif letter == "C":
+                    col += n
+                elif letter == "D":
+                    col -= n
+                else:
+                    del rows[row][col:]
+                    del rows[row + 1 :]
+                assert 0 <= row < len(rows) and 0 <= col < width, (written[:i], row, col)
+                i += seq.end()
+                continue
+            char = written[i]
+            i += 1
+            if char == "\r":
+                col, pending = 0, False
+                continue
+            w = cell_len(char)
+            if pending or col + w > width:
+                row, col, pending = row + 1, 0, False
+                while len(rows) <= row:
+                    rows.append([])
+            line = rows[row]
+            line.extend(" " * (col + w - len(line)))
+            line[col : col + w] = [char] + [""] * (w - 1)
+            col += w
+            if col == width:
+                col, pending = width - 1, True
+        return ["".join(r) for r in rows], (row, col)
+
+    keys = "abcde漢fgh\x1b[D\x1b[D\x1b[Dxy\x1b[H\x1b[CZ\x1b[F\x7f\x1b[D\x1b[D\x1b[D\x1b[3~"
+    for width in (10, 11, 12, 13):
+        editor = LineEditor()
+        written = editor.begin("Card > ", width)
+        line, out = edit(editor, keys)
+        written += out
+        assert line is None and (editor.text, editor.cursor) == ("aZbcde漢xfg", 8)
+        rows, cursor = screen(written, width)
+        shown = "".join(rows).replace(" ", "")
+        assert shown == ("Card>" + editor.text).replace(" ", ""), (rows, editor.text)
+        # The cursor is on the character it stands before.
+        spots, _ = editor._layout(editor.text)
+        assert cursor == spots[editor.cursor], (rows, cursor, editor.cursor)
+
+
+@pytest.mark.parametrize("signame", ["SIGTERM", "SIGHUP"])
+def test_a_program_killed_mid_line_leaves_the_terminal_as_it_was(signame: str) -> None:
+    """Killed (SIGTERM) or hung up (SIGHUP) while a line is edited, the program dies of the
+    signal as before, but first puts the terminal back in the mode it found it in: the shell
+    after it gets its echo and its lines back."""
+    import select
+    import signal
+    import termios
+
+    master, slave = os.openpty()
+    try:
+        before = termios.tcgetattr(slave)
+        code = (
+            "import os, sys\n"
+            "from sobedesce.terminal.app import LineReader\n"
+            "reader = LineReader(0, watch_resize=True, echo=lambda text: os.write(1, text.encode()))\n"
+            "reader.readline('Trump > ')\n"
+        )
+        child = subprocess.Popen([sys.executable, "-c", code], stdin=slave, stdout=slave, stderr=subprocess.DEVNULL)
+        seen = b""
+        while b"Trump > " not in seen:  # the prompt is written once the reader's mode is set
+            ready, _, _ = select.select([master], [], [], 30)
+            assert ready, f"no prompt from the child: {seen!r}"
+            seen += os.read(master, 1024)
+        assert termios.tcgetattr(slave)[3] & termios.ICANON == 0, "the reader's mode while it waits"
+        child.send_signal(getattr(signal, signame))
+        assert child.wait(timeout=30) == -getattr(signal, signame), "it still dies of the signal"
+        assert termios.tcgetattr(slave) == before
+    finally:
+        os.close(master)
+        os.close(slave)
+
+
+def test_the_line_reader_edits_at_a_terminal_and_gives_it_back_as_it_was() -> None:
+    """At a terminal (and writing to one) the reader takes the keys one by one, its echo off,
+    and leaves the terminal as it found it; keys typed ahead are kept, and Ctrl-D still ends."""
+    import termios
+
+    master, slave = os.openpty()
+    try:
+        before = termios.tcgetattr(slave)
+        written: list[str] = []
+        modes: list[int] = []
+        keys = iter([b"hx\x1b[D\x1b[3~\x1b[Fearts\r1 4\r", b"\x04"])
+
+        def echo(text: str) -> None:
+            # The prompt is written once the terminal is in the reader's mode: type then.
+            if not written:
+                modes.append(termios.tcgetattr(slave)[3])
+                os.write(master, next(keys, b"") or b"\x04")
+            written.append(text)
+
+        reader = LineReader(slave, echo=echo)
+        assert reader.edits
+        assert reader.readline("Trump > ") == "hearts"
+        assert termios.tcgetattr(slave) == before
+        assert modes and not modes[0] & (termios.ICANON | termios.ECHO) and modes[0] & termios.ISIG
+        assert written[0] == "Trump > " and "\x1b[1D" in "".join(written)
+        written.clear()
+        assert reader.readline("Discard > ") == "1 4", "typed ahead, kept"
+        written.clear()
+        with pytest.raises(EOFError):
+            reader.readline("Your card > ")
+        assert termios.tcgetattr(slave) == before
+        assert reader.history == ["hearts", "1 4"]
+        assert not LineReader(slave).edits, "no echo given: the kernel's lines, as before"
+    finally:
+        os.close(master)
+        os.close(slave)

@@ -457,3 +457,63 @@ def test_a_window_below_the_smallest_still_fits_every_screen(rows: int, cols: in
     child.sendline("quit")
     child.expect(pexpect.EOF)
     assert child.wait() == 0
+
+
+# -- editing the line: arrows, Home/End, Backspace/Delete, Up/Down ------------------------------
+
+LEFT, RIGHT, UP, DOWN = "\x1b[D", "\x1b[C", "\x1b[A", "\x1b[B"
+HOME, END, DELETE, BACKSPACE = "\x1b[H", "\x1bOF", "\x1b[3~", "\x7f"
+
+
+def test_the_line_is_edited_with_the_arrow_keys() -> None:
+    """The arrow keys used to put ``^[[D`` into the answer (refused as no suit).  Now Left,
+    Right, Home, End move in the line, Backspace and Delete remove at the cursor, Up and Down
+    bring back the answers typed before in the session; a resize still drops the line."""
+    child = spawn("--seed", "3", "--bots", "random", "--speed", "0")
+    child.expect(PROMPTS[TRUMP])
+    # "hxarts", four to the left, the x out and an e in, to the end: "hearts".
+    child.send("hxarts" + LEFT * 4 + BACKSPACE + "e" + END + "\r")
+    assert child.expect([r"Discard(?: or sit)? > ", r"is not a suit"]) == 0, screen_of(child)
+    assert "Trump ♥ Hearts" in screen_of(child)
+    # "ke", Up (the answer before: "hearts"), Down (back to "ke"), "ep"; Home, Delete the k,
+    # Right, Left, a k again: "keep".
+    child.send("ke" + UP)
+    child.expect("hearts")
+    child.send(DOWN + "ep" + HOME + DELETE + RIGHT + LEFT + "k\r")
+    assert child.expect([r"Your card > ", r"is not a card|Discard"]) == 0, screen_of(child)
+    # Up twice: "keep", then "hearts"; Ctrl-U empties the line.  A card by its number, typed
+    # with a typo mended by Backspace.
+    child.send(UP + UP + "\x15" + "9" + BACKSPACE + "x")
+    child.setwinsize(24, 79)  # a resize: the screen drawn again, the line typed dropped
+    child.expect(r"Your card > ")
+    hand = hand_of(screen_of(child))
+    legal = legal_of(screen_of(child))
+    child.send(str(hand.index(legal[0]) + 1) + "\r")
+    assert child.expect([r"Your card > |Press Enter", r"is not a card|no card"]) == 0, screen_of(child)
+    assert "Not allowed" not in screen_of(child) and "'x" not in screen_of(child)
+    child.sendline("quit")
+    child.expect(r"You leave the table\.")
+    child.expect(pexpect.EOF)
+    assert child.wait() == 0
+
+
+def test_an_answer_typed_at_a_page_and_hint_all() -> None:
+    """A suit typed at the rules page is the trump (it used to turn the page, and was lost);
+    ``hint all`` lists every option on a page of its own, where the discard typed is taken."""
+    child = spawn("--seed", "3", "--bots", "random", "--speed", "0")
+    child.expect(PROMPTS[TRUMP])
+    child.sendline("rules")
+    child.expect(PROMPTS[PAGE])
+    child.sendline("h")
+    assert child.expect([r"Discard(?: or sit)? > ", PROMPTS[PAGE], PROMPTS[TRUMP]]) == 0, screen_of(child)
+    assert "Trump ♥ Hearts" in screen_of(child)
+    child.sendline("hint all")
+    child.expect(r"Hint from the \w+ bot")
+    assert child.expect([PROMPTS[MORE], PROMPTS[PAGE]]) in (0, 1)
+    listed = screen_of(child)
+    assert "Your hand" not in listed and "more: 'hint all'" not in listed
+    child.sendline("keep")
+    assert child.expect([r"Your card > ", PROMPTS[MORE], PROMPTS[PAGE], r"Discard"]) == 0, screen_of(child)
+    child.sendline("quit")
+    child.expect(pexpect.EOF)
+    assert child.wait() == 0

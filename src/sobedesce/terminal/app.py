@@ -6,6 +6,7 @@ its view and events into screens and prompts into decisions.
 
 from __future__ import annotations
 
+import codecs
 import contextlib
 import functools
 import os
@@ -26,6 +27,7 @@ from sobedesce.core import Exchange, IllegalActionError, Phase, Play
 from sobedesce.table import Event, TableDriver
 
 from .inputs import COMMANDS, Command, InputError, echo, parse_input
+from .lineedit import LineEditor
 from .render import (
     LOG_LINES,
     Guidance,
@@ -47,6 +49,11 @@ from .render import (
     screen_rows,
     table_screen,
 )
+
+try:
+    import termios
+except ImportError:  # not a POSIX system: no line editing, lines as the console reads them
+    termios = None  # type: ignore[assignment]
 
 __all__ = ["LineReader", "Resized", "TerminalTable"]
 
@@ -73,14 +80,25 @@ class LineReader:
     table then drops the keys typed but not entered: see ``_ConsoleReader.discard_typeahead``).  So does the program's continuing after Ctrl-Z
     (``SIGCONT``, at ``fg``): the shell has written over the screen.  :meth:`close` stops
     watching.
+
+    With ``echo`` (where to write on the screen) and ``fd`` a terminal, each line is edited
+    here, key by key (:class:`~sobedesce.terminal.lineedit.LineEditor`: arrows, Home/End,
+    Backspace/Delete, Up/Down for the earlier lines), the terminal in non-canonical mode
+    without echo for the while, and :meth:`readline` writes its prompt; waits are the same.
     """
 
-    def __init__(self, fd: int, *, watch_resize: bool = False) -> None:
+    def __init__(self, fd: int, *, watch_resize: bool = False, echo: Callable[[str], None] | None = None) -> None:
         self.fd = fd
         self._pending = b""
         self._ended = False
         self._resized = False
         self._previous_handlers: dict[int, Any] = {}
+        # At a terminal, given where to write (``echo``: the screen), lines are edited here.
+        self._echo = echo if echo is not None and termios is not None and os.isatty(fd) else None
+        self.history: list[str] = []
+        self._editor = LineEditor(self.history)
+        self._keys = ""  # read, decoded, not yet taken by the editor
+        self._decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
         if watch_resize:
             for name in ("SIGWINCH", "SIGCONT"):
                 signum = getattr(signal, name, None)
@@ -100,7 +118,22 @@ class LineReader:
         for signum, previous in handlers.items():
             signal.signal(signum, signal.SIG_DFL if previous is None else previous)
 
-    def readline(self) -> str:
+    @property
+    def edits(self) -> bool:
+        """Whether :meth:`readline` edits the line itself (and writes its prompt)."""
+        return self._echo is not None
+
+    def readline(self, prompt: str = "") -> str:
+        """The next line; at a terminal with ``echo``, edited with the keys (see
+        :class:`~sobedesce.terminal.lineedit.LineEditor`) after writing ``prompt``."""
+        if self._echo is not None and termios is not None:
+            try:
+                saved = termios.tcgetattr(self.fd)
+            except termios.error:  # no longer a terminal (hung up): lines as the kernel makes them
+                self._echo(prompt)
+                self._echo = None
+            else:
+                return self._edited(prompt, self._echo, saved)
         while b"\n" not in self._pending and not self._ended:
             self._wait()
             chunk = os.read(self.fd, 4096)
@@ -113,9 +146,95 @@ class LineReader:
         line, _, self._pending = self._pending.partition(b"\n")
         return line.decode("utf-8", errors="replace").rstrip("\r")
 
+    def _edited(self, prompt: str, echo: Callable[[str], None], saved: list[Any]) -> str:
+        """A line read key by key, the terminal in non-canonical mode meanwhile, without its
+        echo (the editor writes the line) but with its signals (Ctrl-C, Ctrl-Z) as they are."""
+        assert termios is not None
+        keys = list(saved)
+        keys[3] &= ~(termios.ICANON | termios.ECHO | termios.IEXTEN)
+        keys[6] = list(saved[6])
+        keys[6][termios.VMIN], keys[6][termios.VTIME] = 1, 0
+        # TCSANOW, not TCSAFLUSH: what was typed ahead is kept (the table drops it when it must).
+        termios.tcsetattr(self.fd, termios.TCSANOW, keys)
+        editor, taken = self._editor, False
+        stop = getattr(signal, "SIGTSTP", None)
+        previous_stop: Any = None
+        if stop is not None and self._previous_handlers:  # watching (the main thread): Ctrl-Z
+
+            def suspend(signum: int, frame: Any) -> None:
+                # The shell gets the terminal back as it was, whatever shell it is; at ``fg``
+                # (SIGCONT: a redraw) the next line puts the reader's mode back.
+                with contextlib.suppress(termios.error):
+                    termios.tcsetattr(self.fd, termios.TCSANOW, saved)
+                signal.signal(signum, signal.SIG_DFL)
+                os.kill(os.getpid(), signum)  # stopped here, until fg
+                signal.signal(signum, suspend)
+                self._resized = True
+
+            with contextlib.suppress(ValueError):
+                previous_stop = signal.signal(stop, suspend)
+        ending: dict[int, Any] = {}
+        if self._previous_handlers:  # the main thread: a kill or a hang-up ends the program here
+
+            def end(signum: int, frame: Any) -> None:
+                # Killed (SIGTERM) or hung up (SIGHUP) mid-line: the terminal as it was first,
+                # then the signal's own handling (the shell would be left without its echo).
+                with contextlib.suppress(termios.error):
+                    termios.tcsetattr(self.fd, termios.TCSANOW, saved)
+                previous = ending.get(signum)
+                if callable(previous):
+                    previous(signum, frame)
+                    return
+                signal.signal(signum, signal.SIG_DFL if previous is None else previous)
+                os.kill(os.getpid(), signum)
+
+            for name in ("SIGTERM", "SIGHUP"):
+                signum = getattr(signal, name, None)
+                if signum is not None:
+                    with contextlib.suppress(ValueError):
+                        ending[signum] = signal.signal(signum, end)
+        try:
+            try:
+                width = os.get_terminal_size(self.fd).columns
+            except OSError:
+                width = 0
+            echo(editor.begin(prompt, width if width > 0 else 80))  # 0: a terminal that does not say
+            while True:
+                out, line, self._keys = editor.feed(self._keys)
+                if out:
+                    echo(out)
+                if line == "\x04":  # Ctrl-D on an empty line
+                    raise EOFError
+                if line is not None:
+                    taken = True
+                    return line
+                if self._ended:
+                    if editor.text:  # the input ended mid-line: the line as it is
+                        line, taken = editor.text, True
+                        echo(editor.finish() + "\r\n")
+                        editor.reset()
+                        return line
+                    raise EOFError
+                self._wait()
+                chunk = os.read(self.fd, 4096)
+                self._keys += self._decoder.decode(chunk, final=not chunk)
+                self._ended = not chunk
+        finally:
+            if not taken:  # Ctrl-C, a resize, the end: what is written next goes under the line
+                echo(editor.finish())
+            with contextlib.suppress(termios.error):
+                termios.tcsetattr(self.fd, termios.TCSANOW, saved)
+            if stop is not None and previous_stop is not None:
+                signal.signal(stop, previous_stop)
+            for signum, previous in ending.items():
+                signal.signal(signum, signal.SIG_DFL if previous is None else previous)
+
     def discard_pending(self) -> None:
-        """Forget what was read but not yet returned."""
+        """Forget what was read but not yet returned (and the line being edited)."""
         self._pending = b""
+        self._keys = ""
+        self._decoder.reset()
+        self._editor.reset()
 
     def _wait(self) -> None:
         wake_read, wake_write = os.pipe()
@@ -164,9 +283,25 @@ class _ConsoleReader:
 
     def __init__(self, console: Console, fd: int) -> None:
         self.console = console
-        self.reader = LineReader(fd, watch_resize=os.isatty(fd))
+        # The line is edited (arrows, Home/End, Delete, Up/Down) when the screen is the terminal
+        # typed at: the editor writes the line there, and would write into a pipe otherwise.
+        screen = console.file
+        try:
+            at_terminal = os.isatty(screen.fileno())
+        except (AttributeError, OSError, ValueError):
+            at_terminal = False
+        self.reader = LineReader(
+            fd, watch_resize=os.isatty(fd), echo=functools.partial(self._write, screen) if at_terminal else None
+        )
+
+    @staticmethod
+    def _write(screen: Any, text: str) -> None:
+        screen.write(text)
+        screen.flush()
 
     def __call__(self, prompt: str) -> str:
+        if self.reader.edits:
+            return self.reader.readline(prompt)
         self.console.print(prompt, end="", markup=False, highlight=False)
         self.console.file.flush()
         return self.reader.readline()
@@ -377,9 +512,11 @@ class TerminalTable:
         if blank and len(lines) < screen_rows(self.console.height):
             self.console.print()
 
-    def _paged(self, make: Callable[[int], Sequence[Text]], prompt: str) -> str:
+    def _paged(self, make: Callable[[int], Sequence[Text]], prompt: str, *, answers: bool = False) -> str:
         """Show the page ``make(width)`` and return the answer to ``prompt``.  A page taller
-        than the window is shown a screenful at a time, Enter for the next (``quit`` leaves)."""
+        than the window is shown a screenful at a time, Enter for the next (``quit`` leaves);
+        with ``answers``, anything else typed at one of those screens is returned at once too
+        (an answer for the prompt under the page: the caller takes it)."""
         index = 0
         while True:
             width, height = self._size()
@@ -397,20 +534,28 @@ class TerminalTable:
                 raise _Quit
             if command in _PAGES:  # another page asked for: the caller shows it
                 return answer
+            if answers and answer.strip():
+                return answer
             index += 1
 
     def _page(
         self, make: Callable[[int], Sequence[Text]], prompt: str = "Press Enter to return to the table > "
-    ) -> None:
-        """Show the page ``make(width)`` until Enter; ``rules``, ``help`` or ``history`` typed at
-        it shows that page instead, ``quit`` leaves the table."""
+    ) -> str | None:
+        """Show the page ``make(width)`` until Enter (``None``); ``rules``, ``help`` or
+        ``history`` typed at it shows that page instead, ``quit`` leaves the table.  Anything
+        else typed at it closes it and is returned: the answer to the prompt under the page
+        (a card, ``hint``, ``y``…), which the caller takes — or refuses, with the reason —
+        exactly as if it had been typed there.  (It used to turn the page, and was lost.)"""
         while True:
-            command = COMMANDS.get(" ".join(self._paged(make, prompt).split()).lower())
+            answer = self._paged(make, prompt, answers=True)
+            key = " ".join(answer.split()).lower()
+            command = COMMANDS.get(key)
             if command == "quit":
                 raise _Quit
-            if command not in _PAGES:
-                return
-            make = self._page_of(command)
+            if command in _PAGES:
+                make = self._page_of(command)
+                continue
+            return answer if key else None
 
     def _page_of(self, command: str) -> Callable[[int], Sequence[Text]]:
         """The page a command shows: ``rules``, ``help`` or ``history``."""
@@ -515,10 +660,14 @@ class TerminalTable:
         if last:
             return  # the summary is shown with the end of the match (_match_over)
         message: Text | None = None
+        typed: str | None = None  # typed at a page opened from here: an answer to this prompt
         while True:
-            text = self._paged(
-                functools.partial(summary, message), f"Press Enter to deal round {event.round_index + 2} > "
-            )
+            if typed is None:
+                text = self._paged(
+                    functools.partial(summary, message), f"Press Enter to deal round {event.round_index + 2} > "
+                )
+            else:
+                text, typed = typed, None
             key = " ".join(text.split()).lower()
             if not key:
                 return
@@ -527,8 +676,8 @@ class TerminalTable:
             if command == "quit":
                 raise _Quit
             if command in _PAGES:
-                self._page(self._page_of(command))
-            elif command == "hint":
+                typed = self._page(self._page_of(command))
+            elif command in ("hint", "hint all"):
                 message = Text("No decision is due: 'hint' helps when you choose trump, exchange or play.")
             else:
                 message = Text(
@@ -563,19 +712,24 @@ class TerminalTable:
             return blocks
 
         index = 0
+        typed: str | None = None  # typed at a page opened from "Play again?": the answer to it
         while True:
             width, height = self._size()
             chunks = block_chunks(page(width), width, height)
-            index = min(index, len(chunks) - 1)
-            self._screen(chunks[index])
+            index = len(chunks) - 1 if typed is not None else min(index, len(chunks) - 1)
+            if typed is None:
+                self._screen(chunks[index])
             if index == len(chunks) - 1:
                 if not offer_again:
                     return
-                try:
-                    answer = self._ask(question)
-                except EOFError:
-                    self.console.print()
-                    return
+                if typed is None:
+                    try:
+                        answer = self._ask(question)
+                    except EOFError:
+                        self.console.print()
+                        return
+                else:
+                    answer, typed = typed, None
                 if answer is None:
                     continue
                 key = " ".join(answer.split()).lower()
@@ -585,7 +739,7 @@ class TerminalTable:
                 if key in _NO or COMMANDS.get(key) == "quit":
                     return
                 if COMMANDS.get(key) in _PAGES:  # rules, help or history, as at any prompt
-                    self._page(self._page_of(COMMANDS[key]))
+                    typed = self._page(self._page_of(COMMANDS[key]))
                     question = _AGAIN
                     continue
                 # Said in the prompt: a line more on the page could push its top off the screen.
@@ -621,19 +775,28 @@ class TerminalTable:
             return
         message: Text | str | None = None
         must_play = driver.must_play_reason()
+        # What was typed at a page (rules, help, a long hint…) other than Enter: taken as if
+        # typed at the table, with the same checks and the same messages.
+        typed: str | None = None
+        hinted: tuple[list[Any], str | None] | None = None  # this decision's hint, worked out once
         while True:
             view = driver.view()
             guidance, prompt = self._prompt_for(view.phase, must_play)
-            screen = self._table(guidance=guidance, message=message)
-            if not screen.notice_shown and self.notice is not None:
-                # A hint or the history too long for the window: a page of its own, then the table.
-                notice, self.notice = self.notice, None
-                self._page(notice)
+            if typed is None:
                 screen = self._table(guidance=guidance, message=message)
-            self._screen(screen.lines)
-            text = self._ask(prompt)
-            if text is None:  # resized: the same screen, laid out again
-                continue
+                if not screen.notice_shown and self.notice is not None:
+                    # A hint or the history too long for the window: a page of its own, then the table.
+                    notice, self.notice = self.notice, None
+                    typed = self._page(notice)
+                    if typed is not None:
+                        continue
+                    screen = self._table(guidance=guidance, message=message)
+                self._screen(screen.lines)
+                text = self._ask(prompt)
+                if text is None:  # resized: the same screen, laid out again
+                    continue
+            else:
+                text, typed = typed, None
             message = None
             self.notice = None
             try:
@@ -651,15 +814,18 @@ class TerminalTable:
             if isinstance(parsed, Command):
                 if parsed.name == "quit":
                     raise _Quit
-                if parsed.name == "hint":
-                    if self.console.is_terminal:  # the strong bot may take seconds: say so meanwhile
-                        thinking = Text("Working out a hint…", style="dim")
-                        self._screen(self._table(guidance=guidance, message=thinking).lines)
-                    self.notice = functools.partial(hint_lines, driver.hint(), driver.hint_bot_name)
+                if parsed.name in ("hint", "hint all"):
+                    if hinted is None:
+                        if self.console.is_terminal:  # the strong bot may take seconds: say so meanwhile
+                            thinking = Text("Working out a hint…", style="dim")
+                            self._screen(self._table(guidance=guidance, message=thinking).lines)
+                        hinted = (driver.hint(), driver.hint_bot_name)
+                    # 'hint all': every option, too many for under the hand: on a page of its own.
+                    self.notice = functools.partial(hint_lines, *hinted, every=parsed.name == "hint all")
                 elif parsed.name == "history":
                     self.notice = functools.partial(history_lines, view, self.names)
                 elif parsed.name in ("rules", "help"):
-                    self._page(self._page_of(parsed.name))
+                    typed = self._page(self._page_of(parsed.name))
                 continue
             named = (
                 [parsed.card]

@@ -39,13 +39,17 @@ class InputError(ValueError):
 
 @dataclass(frozen=True, slots=True)
 class Command:
-    """A request that is not a decision: ``hint``, ``rules``, ``history``, ``help``, ``quit``."""
+    """A request that is not a decision: ``hint`` (``hint all``: every option, not only the
+    best few), ``rules``, ``history``, ``help``, ``quit``."""
 
     name: str
 
 
 COMMANDS: dict[str, str] = {
     "hint": "hint",
+    "hint all": "hint all",
+    "hints": "hint all",
+    "all hints": "hint all",
     "rules": "rules",
     "history": "history",
     "hist": "history",

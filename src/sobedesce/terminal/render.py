@@ -1088,10 +1088,13 @@ def help_lines(phase: Phase | None = None, rules: Rules | None = None, width: in
     ]
     commands = [
         ("hint", "when you decide: what the strong bot would do, with expected points"),
+        ("hint all", "every option the bot weighed, not only the best few"),
         ("rules", "the rules of this table (at any prompt)"),
         ("history", "the tricks of this round (at any prompt)"),
         ("help", "this page (at any prompt)"),
         ("quit", "leave, saving with --save (at any prompt; Ctrl-D and Ctrl-C too)"),
+        ("Enter", "at a page: back to the table; an answer typed there is taken too"),
+        ("← → ↑ ↓", "edit a line: Home, End, Backspace, Delete; ↑ ↓ your earlier answers"),
     ]
     return [
         Text("How to answer", style="bold"),
@@ -1120,8 +1123,9 @@ def history_lines(view: SeatView, names: Sequence[str], width: int = WIDTH) -> l
     return [line for entry in entries[-LOG_LINES:] for line in _fold(entry, width, 3)]
 
 
-def hint_lines(options: Sequence[Any], bot_name: str | None, width: int = WIDTH) -> list[Text]:
-    """The bot's options, best first, with the expected change of your score."""
+def hint_lines(options: Sequence[Any], bot_name: str | None, width: int = WIDTH, *, every: bool = False) -> list[Text]:
+    """The bot's options, best first, with the expected change of your score: the best few,
+    as fit under the hand, and how many more (``hint all`` lists them); ``every``: all of them."""
     header = Text(f"Hint from the {bot_name or 'strong'} bot", style="bold")
     deltas = [option.expected_delta for option in options]
     if all(a <= b for a, b in itertools.pairwise(deltas)):
@@ -1132,7 +1136,7 @@ def hint_lines(options: Sequence[Any], bot_name: str | None, width: int = WIDTH)
         # that is not in that order would make its best option look worse than the next.
         header.append(" — your expected change, best first against the others:")
     lines = _fold(header, width, 2)
-    shown = list(options)[: LOG_LINES - 2] if len(options) > LOG_LINES - 1 else list(options)
+    shown = list(options)[: LOG_LINES - 2] if len(options) > LOG_LINES - 1 and not every else list(options)
     # The figures in a column after the longest option (at most 28 cells in).
     column = min(28, 2 + max((action_text(option.action).cell_len + 2 for option in shown), default=0))
     for option in shown:
@@ -1143,7 +1147,8 @@ def hint_lines(options: Sequence[Any], bot_name: str | None, width: int = WIDTH)
             line.append("   " + option.note, style="dim")
         lines.extend(_fold(line, width, 4))
     if len(shown) < len(options):
-        lines.append(Text(f"  … and {len(options) - len(shown)} more", style="dim"))
+        more = Text(f"  … and {len(options) - len(shown)} more: 'hint all' lists them all", style="dim")
+        lines.extend(_fold(more, width, 4))
     if not options:
         lines.append(Text("  (no options to show)"))
     return lines
