@@ -6,7 +6,10 @@ import json
 import re
 from pathlib import Path
 
-from sobedesce.server.protocol import MESSAGE_TYPES, parse_message
+from sobedesce.bots.base import Option, ranking_note
+from sobedesce.core import Card, Play
+from sobedesce.server.protocol import MESSAGE_TYPES, hint_json, parse_message
+from sobedesce.server.tables import Room, Seat
 
 DOC = Path(__file__).resolve().parents[1] / "docs" / "protocol.md"
 SERVER_TYPES = {
@@ -59,3 +62,32 @@ def test_no_server_example_shows_another_seats_cards() -> None:
             for event in message.get("events", []):
                 if "drawn" in event:
                     assert event["seat"] == state["seat"], event
+
+
+def test_the_hint_example_has_the_fields_the_server_sends() -> None:
+    """A hint's options as documented: ``ranking`` the figure the bot ranks by (or ``null``),
+    and a ``note`` that does not repeat it."""
+    ranked = Option(Play(Card.parse("2C")), 4.756, "discard 2; " + ranking_note(5.801), 5.801)
+    plain = Option(Play(Card.parse("4D")), 1.0, "chosen at random")  # a bot without rankings
+    made = hint_json("h1", 6, [ranked, plain])["options"]
+    assert made == [
+        {"action": {"kind": "play", "card": "2C"}, "expected_delta": 4.76, "ranking": 5.8, "note": "discard 2"},
+        {"action": {"kind": "play", "card": "4D"}, "expected_delta": 1.0, "ranking": None, "note": "chosen at random"},
+    ]
+    hints = [m for d, m in examples() if d == "←" and m["type"] == "hint"]
+    assert hints and all(set(o) == set(made[0]) for h in hints for o in h["options"])
+    assert all(isinstance(o["ranking"], float) and "against" not in o["note"] for h in hints for o in h["options"])
+
+
+def test_every_tables_seats_in_the_examples_have_the_fields_the_server_sends() -> None:
+    room = Room("t", "classic", False, None, [Seat("open")] * 4, None, "s", "open", None)
+    fields = set(room.public()["seats"][0])
+    assert "at_rematch" in fields
+    found = 0
+    for _direction, message in examples():
+        tables = [message["table"]] if isinstance(message.get("table"), dict) else message.get("tables", [])
+        for table in tables:
+            for seat in table["seats"]:
+                assert set(seat) == fields, seat
+                found += 1
+    assert found

@@ -991,6 +991,10 @@ def test_a_hint_gives_the_strong_bots_options_for_the_seat_and_exchanges_say_why
         options = hint["options"]
         assert options and all(o["action"]["kind"] == "exchange" for o in options), options
         assert all(isinstance(o["expected_delta"], float | int) for o in options)
+        # Ranked by the strong bot's own figure, given as a field, not in the note's words.
+        rankings = [o["ranking"] for o in options]
+        assert all(isinstance(r, float | int) for r in rankings) and rankings == sorted(rankings), options
+        assert not any("against the others" in o["note"] for o in options), options
         assert person.state is not None
         hand = set(person.state["hand"])
         assert all(set(o["action"]["discard"]) <= hand for o in options)
@@ -1160,6 +1164,44 @@ def test_leaving_an_open_table_takes_every_connection_of_the_person_off_the_seat
         assert seen == [], seen
         await refused(other_tab, {"type": "hint", "id": "h"}, "not_seated")
         await refused(other_tab, {"type": "act", "id": "a", "v": carla.v, "action": {"kind": "turn"}}, "not_seated")
+
+    run(scenario())
+
+
+def test_leaving_a_match_in_one_tab_leaves_the_seat_to_the_other_tab(make_server: MakeServer) -> None:
+    """A person at a match in two tabs leaves in one: the other still sits at the seat, so it
+    is not away and no stand-in decides for it; leaving in the last one makes it away at once."""
+    server = make_server()
+
+    async def scenario() -> None:
+        rng = random.Random("two tabs")
+        tab = await GameClient.person(server, "ana")
+        await tab.quick("classic", "easy")
+        table = tab.table
+        assert table is not None
+        other_tab = await GameClient.person(server, "ana 2", token=tab.token)
+        assert (await other_tab.join(table))["seat"] == 0
+        watcher = await GameClient.person(server, "eve")
+        await watcher.watch(table)
+        await tab.send({"type": "leave"})
+        await tab.until_type("left")
+        # What the leave had the server send the other tab is queued before this pong.
+        await other_tab.send({"type": "ping"})
+        await other_tab.until_type("pong")
+        assert other_tab.table_info is not None
+        seat = other_tab.table_info["seats"][0]
+        assert (seat["connected"], seat["away"]) == (True, False), seat
+        # The seat's decisions are the other tab's: each is taken, none overtaken by a stand-in.
+        for _ in range(3):
+            await other_tab.reach(lambda c: c.my_turn, "the seat's turn")
+            assert other_tab.state is not None
+            await other_tab.decide(choose_action(other_tab.state, rng))
+        assert not any(m["type"] == "table" and m["table"]["seats"][0]["away"] for m in watcher.log)
+        await other_tab.send({"type": "leave"})
+        await other_tab.until_type("left")
+        await watcher.until(
+            lambda m: m["type"] == "table" and m["table"]["seats"][0]["away"], what="away, both tabs gone"
+        )
 
     run(scenario())
 
@@ -2457,6 +2499,57 @@ def test_after_the_match_a_rematch_seats_its_people_again_at_the_same_table(make
     run(scenario())
 
 
+def test_the_finished_table_tells_who_has_gone_to_the_rematch(make_server: MakeServer) -> None:
+    """Everyone still at a finished table learns which of its people sit at the rematch: the
+    one who asked, and each one who took a seat there since (gone there, not offline); one who
+    leaves the new table before it starts is there no longer.  Nothing else is told."""
+    server = make_server()
+
+    async def scenario() -> None:
+        host = await GameClient.person(server, "host")
+        table = (await host.create(["you", "open", "open", "easy"]))["id"]
+        guest, third = await GameClient.person(server, "guest"), await GameClient.person(server, "third")
+        await guest.join(table)
+        await third.join(table)
+        watcher = await GameClient.person(server, "eve")
+        await watcher.watch(table)
+        await asyncio.gather(*(c.play(random.Random(n)) for n, c in enumerate((host, guest, third))))
+        await finished_table(watcher)
+
+        def gone(*seats: int) -> Callable[[Message], bool]:
+            want = [n in seats for n in range(4)]
+            return lambda m: (
+                m["type"] == "table"
+                and m["table"]["id"] == table
+                and [s.get("at_rematch") for s in m["table"]["seats"]] == want
+            )
+
+        await guest.send({"type": "rematch"})
+        offer = await guest.until_type("rematch")
+        await watcher.until(gone(1), what="the one who asked, at the rematch")
+        # The third person accepts: their one connection goes to the new table.
+        await third.join(offer["next"])
+        told = await watcher.until(gone(1, 2), what="the one who accepted, at the rematch")
+        seats = told["table"]["seats"]
+        assert (seats[2]["connected"], seats[2]["away"]) == (False, False), seats[2]
+        # The host, still at the old table, is told the same (sent before this pong).
+        await host.send({"type": "ping"})
+        await host.until_type("pong")
+        assert gone(1, 2)({"type": "table", "table": host.table_info})
+        # Only public facts: each seat's usual fields, no card, no invitation.
+        fields = {"seat", "kind", "name", "level", "connected", "away", "at_rematch"}
+        assert all(set(seat) == fields for seat in seats), seats
+        assert "invite" not in told["table"] and not list(card_strings(told))
+        # Leaving the new table before it starts: no longer there.
+        await third.send({"type": "leave"})
+        await third.until_type("left")
+        await watcher.until(gone(1), what="the one who left the rematch, no longer there")
+        for client in (host, guest, third, watcher):
+            await client.close()
+
+    run(scenario())
+
+
 def test_a_rematch_is_remembered_when_the_finished_table_is_read_back_after_a_restart(make_server: MakeServer) -> None:
     """Asked for again after a restart (or once nobody looked at the finished table, which then
     leaves memory), a rematch is the one made before, not a second table."""
@@ -2480,6 +2573,8 @@ def test_a_rematch_is_remembered_when_the_finished_table_is_read_back_after_a_re
         back = await GameClient.person(server, "ana again", token=person.token)
         await back.join(person.table)
         assert back.table_info is not None and back.table_info["status"] == "finished"
+        # Read back, the finished table still knows its person has a seat at the rematch.
+        assert back.table_info["seats"][0]["at_rematch"] is True
         await back.send({"type": "rematch"})
         assert (await back.until_type("rematch"))["next"] == rematch
         await back.close()

@@ -823,6 +823,10 @@ def test_the_hand_fits_inside_the_felt_at_320_px(browser: Browser, server: str) 
     page.goto(server)
     register(page, person())
     quick_match(page, "classic")
+    # Five cards in hand: at once, or once the trump is named (the chooser holds three till then).
+    assert wait_for_turn(page) == "mine"
+    if phase(page) == "trump":
+        decide(page)
     page.wait_for_function("() => document.querySelectorAll('#hand .card').length === 5")
     felt, cards = page.evaluate(
         """() => { const f = document.querySelector('.felt').getBoundingClientRect();
@@ -1836,8 +1840,6 @@ def test_the_log_opened_on_a_phone_stays_open_as_the_table_moves(browser: Browse
 def test_a_rematch_asked_by_another_person_is_offered_and_taken(browser: Browser, server: str) -> None:
     import threading
 
-    from server_client import choose_action
-
     page = new_page(browser, viewport={"width": 1280, "height": 800})
     page.goto(server)
     register(page, person())
@@ -1848,27 +1850,9 @@ def test_a_rematch_asked_by_another_person_is_offered_and_taken(browser: Browser
     failures: list[BaseException] = []
 
     def guest() -> None:
-        """A second person over the WebSocket: takes the first legal decision each turn, asks
-        for a rematch once the match is over, and sits at the new table."""
+        """A second person over the WebSocket who asks for a rematch and sits at the new table."""
         try:
-            with connect(server.replace("http", "ws", 1) + "ws") as ws:
-                ws.send(json.dumps({"type": "hello", "name": guest_name}))
-                ws.send(json.dumps({"type": "join", "table": table_id}))
-                rng = random.Random(5)
-                while True:
-                    message = json.loads(ws.recv(timeout=TIMEOUT_MS / 1000))
-                    if message["type"] == "table" and message["table"]["status"] == "finished":
-                        ws.send(json.dumps({"type": "rematch"}))
-                    elif message["type"] == "rematch":
-                        offers.append(message)
-                        ws.send(json.dumps({"type": "join", "table": message["next"]}))
-                    elif message["type"] == "joined" and message["table"] != table_id:
-                        return
-                    state = message.get("state")
-                    due = message["type"] in ("update", "snapshot") and state and state.get("legal") is not None
-                    if due and state["to_act"] == state["seat"]:
-                        action = choose_action(state, rng)
-                        ws.send(json.dumps({"type": "act", "id": "g", "v": message["v"], "action": action}))
+            _ws_person(server, table_id, guest_name, 5, ask=True, heard=offers)
         except BaseException as error:
             failures.append(error)
 
@@ -1890,3 +1874,220 @@ def test_a_rematch_asked_by_another_person_is_offered_and_taken(browser: Browser
     assert [s["name"] for s in seats[:2]] == [page.evaluate("window.sobedesce.state.player"), guest_name]
     assert page.evaluate("window.sobedesce.state.seat") == 0
     page.context.close()
+
+
+def _ws_person(
+    server: str, table_id: str, name: str, seed: int, *, ask: bool, heard: list[dict[str, Any]], seat: int | None = None
+) -> None:
+    """A person over the WebSocket at ``table_id`` (at ``seat``, or the first open one): takes a
+    legal decision each turn; once the match is over asks for a rematch (``ask``) or waits to
+    be offered one, and sits at the new table (the offer kept in ``heard``)."""
+    from server_client import choose_action
+
+    with connect(server.replace("http", "ws", 1) + "ws") as ws:
+        ws.send(json.dumps({"type": "hello", "name": name}))
+        ws.send(json.dumps({"type": "join", "table": table_id, "seat": seat}))
+        rng = random.Random(seed)
+        while True:
+            message = json.loads(ws.recv(timeout=TIMEOUT_MS / 1000))
+            if message["type"] == "table" and message["table"]["status"] == "finished" and ask:
+                ask = False
+                ws.send(json.dumps({"type": "rematch"}))
+            elif message["type"] == "rematch":
+                heard.append(message)
+                ws.send(json.dumps({"type": "join", "table": message["next"]}))
+            elif message["type"] == "joined" and message["table"] != table_id:
+                return
+            state = message.get("state")
+            due = message["type"] in ("update", "snapshot") and state and state.get("legal") is not None
+            if due and state["to_act"] == state["seat"]:
+                action = choose_action(state, rng)
+                ws.send(json.dumps({"type": "act", "id": "g", "v": message["v"], "action": action}))
+
+
+def test_everyone_who_went_to_a_rematch_is_shown_at_the_new_table(browser: Browser, server: str) -> None:
+    """Two other people: one asks for a rematch, the other accepts it and sits at the new
+    table. The page, still at the finished table, shows both "at the new table", not only the
+    one who asked (nor the one who accepted as "offline")."""
+    import threading
+
+    page = new_page(browser, viewport={"width": 1280, "height": 800})
+    page.goto(server)
+    register(page, person())
+    _create(page, ["you", "open", "open", "easy"])
+    table_id = _table_id(page)
+    heard: list[dict[str, Any]] = []
+    failures: list[BaseException] = []
+
+    def run_person(name: str, seed: int, ask: bool, seat: int) -> None:
+        try:
+            _ws_person(server, table_id, name, seed, ask=ask, heard=heard, seat=seat)
+        except BaseException as error:
+            failures.append(error)
+
+    threads = [
+        threading.Thread(target=run_person, args=(person(), 1, True, 1), daemon=True),
+        threading.Thread(target=run_person, args=(person(), 2, False, 2), daemon=True),
+    ]
+    for thread in threads:
+        thread.start()
+    play_to_the_end(page)
+    for thread in threads:
+        thread.join(TIMEOUT_MS / 1000)
+    assert not failures, failures
+    assert len(heard) == 2 and heard[0]["seat"] == 1
+    for seat in (1, 2):
+        expect(page.locator(f".seat[data-seat='{seat}'] .badge")).to_have_text("at the new table")
+    expect(page.locator(".seat .badge.warn")).to_have_count(0)  # nobody "offline"
+    page.context.close()
+
+
+def test_the_hint_shows_the_figure_the_bot_ranks_by(browser: Browser, server: str) -> None:
+    """Each option's figure in bold is the hint's `ranking` (the strong bot's change against
+    the others' mean), in the server's order; the own change follows it."""
+    page = new_page(browser, viewport={"width": 1280, "height": 800})
+    hints: list[dict[str, Any]] = []
+
+    def on_socket(socket: Any) -> None:
+        def on_frame(payload: str | bytes) -> None:
+            message = json.loads(payload)
+            if message.get("type") == "hint":
+                hints.append(message)
+
+        socket.on("framereceived", on_frame)
+
+    page.on("websocket", on_socket)
+    page.goto(server)
+    register(page, person())
+    quick_match(page, "classic")
+    while True:
+        assert wait_for_turn(page) == "mine", "the match ended before a card was to be played"
+        if phase(page) == "play":
+            break
+        decide(page)
+    page.click("[data-key=hint]")
+    expect(page.locator("#dialog .hints li").first).to_be_visible()
+    assert len(hints) == 1, hints
+    options = hints[0]["options"]
+    assert all(isinstance(o["ranking"], float | int) for o in options), options
+    shown = page.locator("#dialog .hints li .hint-rank").all_inner_texts()
+    assert [float(text.split()[0].replace(MINUS, "-")) for text in shown] == [o["ranking"] for o in options]
+    assert all(text.endswith("against the others") for text in shown), shown
+    own = page.locator("#dialog .hints li .hint-own").all_inner_texts()
+    assert [float(text.split()[-1].replace(MINUS, "-")) for text in own] == [o["expected_delta"] for o in options]
+    expect(page.locator("#dialog .hint-how")).to_contain_text("against the others")
+    page.context.close()
+
+
+# -- the round's summary beside the seats, the list of phrases at the keyboard -----------------
+
+
+def _apart(one: dict[str, float], other: dict[str, float]) -> bool:
+    return (
+        one["right"] <= other["left"]
+        or other["right"] <= one["left"]
+        or one["bottom"] <= other["top"]
+        or other["bottom"] <= one["top"]
+    )
+
+
+@pytest.mark.parametrize("size", [(1280, 800), (390, 844), (320, 568)], ids=["desktop", "phone", "narrow-phone"])
+def test_the_round_summary_hides_no_seat(browser: Browser, server: str, size: tuple[int, int]) -> None:
+    # The summary lay over the top of the felt: the seat opposite (its name, score and cards)
+    # was hidden until "OK". It takes the empty trick's place now, clear of every seat.
+    width, height = size
+    page = new_page(browser, viewport={"width": width, "height": height})
+    page.goto(server)
+    register(page, person())
+    quick_match(page, "classic")
+    while not page.locator("#round-summary").count():
+        assert wait_for_turn(page) == "mine", "the match ended before the first round's summary"
+        if page.locator("#round-summary").count():
+            break
+        decide(page)
+    expect(page.locator("#round-summary")).to_be_visible()
+    if width < 400:
+        screenshot(page, f"round-summary-{width}.png")
+    boxes = page.evaluate(
+        """() => ({
+              summary: document.querySelector('#round-summary').getBoundingClientRect().toJSON(),
+              seats: [...document.querySelectorAll('.felt .seat')].map(e => ({
+                pos: e.className, box: e.getBoundingClientRect().toJSON() })),
+              cards: [...document.querySelectorAll('#trick .card, .felt .seat .card')].map(e =>
+                e.getBoundingClientRect().toJSON()),
+            })"""
+    )
+    summary = boxes["summary"]
+    assert summary["width"] > 0 and summary["right"] <= width
+    top = [seat for seat in boxes["seats"] if "pos-top" in seat["pos"]]
+    assert len(top) == 1 and _apart(summary, top[0]["box"]), f"the summary covers the seat opposite: {boxes}"
+    assert len(boxes["seats"]) == 4
+    for seat in boxes["seats"]:
+        assert _apart(summary, seat["box"]), f"the summary covers {seat['pos']}: {summary} {seat['box']}"
+    for card in boxes["cards"]:
+        assert _apart(summary, card), f"the summary covers a card: {summary} {card}"
+    page.click("[data-key=summary-ok]")
+    expect(page.locator("#round-summary")).to_have_count(0)
+    page.context.close()
+
+
+def test_escape_closes_the_list_of_phrases(browser: Browser, server: str) -> None:
+    # Open, the list stayed open at Escape: only a click elsewhere closed it.
+    first = new_page(browser, viewport={"width": 1280, "height": 800})
+    first.goto(server)
+    register(first, person())
+    _create(first, ["you", "open", "easy", "easy"])
+    table_id = _table_id(first)
+    second = new_page(browser, viewport={"width": 390, "height": 844})
+    second.goto(f"{server}#/table/{table_id}")
+    register(second, person())
+    say = first.locator("[data-key=say]")
+    menu = first.locator("#phrases")
+    expect(say).to_be_visible()
+
+    # By the keyboard: Enter opens it, Escape closes it and "Say" has the focus again.
+    say.focus()
+    first.keyboard.press("Enter")
+    expect(menu).to_have_attribute("open", "")
+    expect(first.locator("[data-key=say-hello]")).to_be_visible()
+    first.keyboard.press("Escape")
+    expect(menu).not_to_have_attribute("open", "")
+    expect(first.locator("[data-key=say-hello]")).to_be_hidden()
+    expect(say).to_be_focused()
+    # The arrows go from phrase to phrase; Escape on a phrase closes the list too.
+    first.keyboard.press("Enter")
+    expect(menu).to_have_attribute("open", "")
+    first.keyboard.press("ArrowDown")
+    expect(first.locator("[data-key=say-hello]")).to_be_focused()
+    first.keyboard.press("ArrowDown")
+    expect(first.locator("[data-key=say-good_luck]")).to_be_focused()
+    first.keyboard.press("ArrowUp")
+    first.keyboard.press("ArrowUp")
+    expect(first.locator("[data-key=say-bye]")).to_be_focused()
+    first.keyboard.press("Escape")
+    expect(menu).not_to_have_attribute("open", "")
+    expect(first.locator("[data-key=say-hello]")).to_be_hidden()
+    expect(say).to_be_focused()
+    # Opened by a click, Escape on "Say" itself closes it too.
+    say.click()
+    expect(first.locator("[data-key=say-hello]")).to_be_visible()
+    first.keyboard.press("Escape")
+    expect(menu).not_to_have_attribute("open", "")
+    expect(say).to_be_focused()
+    # Tab past the last phrase leaves the list, and closes it.
+    first.keyboard.press("Enter")
+    expect(menu).to_have_attribute("open", "")
+    first.keyboard.press("End")
+    expect(first.locator("[data-key=say-bye]")).to_be_focused()
+    first.keyboard.press("Tab")
+    expect(menu).not_to_have_attribute("open", "")
+    # A phrase said by the keyboard: the list closes, the focus back on "Say".
+    say.focus()
+    first.keyboard.press("Enter")
+    first.keyboard.press("ArrowDown")
+    first.keyboard.press("Enter")
+    expect(second.locator(".seat .bubble").filter(has_text="Hello!")).to_have_count(1)
+    expect(menu).not_to_have_attribute("open", "")
+    expect(say).to_be_focused()
+    for page in (first, second):
+        page.context.close()

@@ -13,12 +13,33 @@ from sobedesce.core import Action, SeatView
 class Option:
     """One option a bot considered, with the change in its own score it expects.
 
-    Negative is good: winning tricks brings a score down.
+    Negative is good: winning tricks brings a score down.  ``ranking`` is what the bot ranks
+    its options by when that is not ``expected_delta`` (the strong bot: its own change against
+    the others' mean), lowest first; ``None`` when the options are ranked by their expected
+    change.  A note may end with :func:`ranking_note` of it, for a reader of the note alone
+    (the terminal); :attr:`remark` is the note without those words.
     """
 
     action: Action
     expected_delta: float
     note: str = ""
+    ranking: float | None = None
+
+    @property
+    def remark(self) -> str:
+        """The note without the words that repeat ``ranking`` (what the server sends as the
+        option's ``note``, next to ``ranking`` itself)."""
+        if self.ranking is None:
+            return self.note
+        words = ranking_note(self.ranking)
+        if self.note == words:
+            return ""
+        return self.note.removesuffix("; " + words)
+
+
+def ranking_note(ranking: float) -> str:
+    """How a note gives an option's ``ranking``: ``+1.72 against the others``."""
+    return f"{ranking:+.2f} against the others"
 
 
 def forced_action(view: SeatView) -> Action | None:

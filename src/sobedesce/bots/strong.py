@@ -69,7 +69,7 @@ from ._search import (
     sample_play_worlds,
     sample_trump_decks,
 )
-from .base import Option, forced_action
+from .base import Option, forced_action, ranking_note
 from .basic import BasicBot, exchange_action, trump_action
 
 
@@ -210,6 +210,7 @@ class StrongBot:
                 trump_action(o),
                 v[0],
                 ("turn up the 13th card" if o == 4 else f"{Suit(o).title} as trump") + _rank_note(v[1]),
+                v[1],
             )
             for o, v in ranked
         ]
@@ -280,7 +281,7 @@ class StrongBot:
         for option, value in sorted(values.items(), key=lambda item: item[1][1]):
             action = SIT_OUT if option is None else exchange_action(option)
             note = "sit out: the score stays" if option is None else f"discard {option.bit_count()}"
-            out.append(Option(action, value[0], note + _rank_note(value[1])))
+            out.append(Option(action, value[0], note + _rank_note(value[1]), value[1]))
         return out
 
     def _play(self, view: SeatView, rng: random.Random, watch: Stopwatch) -> list[Option]:
@@ -330,7 +331,7 @@ class StrongBot:
             return [Option(Play.of(c), 0.0, "no consistent deal found") for c in cards]
         values = means.values()
         return [
-            Option(Play.of(c), v[0], _rank_note(v[1]).lstrip("; "))
+            Option(Play.of(c), v[0], ranking_note(v[1]), v[1])
             for c, v in sorted(values.items(), key=lambda item: item[1][1])
         ]
 
@@ -418,5 +419,6 @@ class Means:
 
 
 def _rank_note(objective: float) -> str:
-    # What the bot ranks by: its own change against the others' (riscos when the match ends).
-    return f"; {objective:+.2f} against the others"
+    # What the bot ranks by: its own change against the others' (riscos when the match ends),
+    # in the note for its readers (the terminal); the option's ``ranking`` holds the figure.
+    return "; " + ranking_note(objective)

@@ -21,6 +21,7 @@ from typing import Annotated, Any, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, TypeAdapter, ValidationError
 
+from sobedesce.bots.base import Option
 from sobedesce.core import (
     SIT_OUT,
     Action,
@@ -440,14 +441,24 @@ def error_json(code: str, message: str, request_id: str | None = None) -> dict[s
     return error
 
 
-def hint_json(request_id: str, version: int, options: Sequence[Any]) -> dict[str, Any]:
-    """The answer to a ``hint``: a bot's options for the asking seat's own view, best first."""
+def hint_json(request_id: str, version: int, options: Sequence[Option]) -> dict[str, Any]:
+    """The answer to a ``hint``: a bot's options for the asking seat's own view, best first.
+
+    Each with the figure the bot ranks by, ``ranking``, when that is not the expected change
+    (``None`` otherwise, as for a bot whose options have no ``ranking``), and its ``note``
+    without the words that repeat that figure (:attr:`sobedesce.bots.base.Option.remark`).
+    """
     return {
         "type": "hint",
         "id": request_id,
         "v": version,
         "options": [
-            {"action": action_json(o.action), "expected_delta": round(o.expected_delta, 2), "note": o.note}
+            {
+                "action": action_json(o.action),
+                "expected_delta": round(o.expected_delta, 2),
+                "ranking": None if o.ranking is None else round(o.ranking, 2),
+                "note": o.remark,
+            }
             for o in options
         ],
     }

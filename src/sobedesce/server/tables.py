@@ -244,6 +244,9 @@ class Room:
     match (stored: a finished table read back leads to the same one)."""
     rematching: asyncio.Lock = field(default_factory=asyncio.Lock)
     """Held while the rematch is made (its own: making a table takes the lobby's lock)."""
+    at_rematch: set[int] = field(default_factory=set)
+    """A finished table's seats whose person sits at its rematch (``Tables._follow_rematch``):
+    gone there, not offline (the ``table`` message's ``at_rematch`` of each seat)."""
 
     @property
     def people(self) -> list[int]:
@@ -277,6 +280,7 @@ class Room:
                     "level": seat.level if seat.kind == "bot" else None,
                     "connected": seat.kind == "bot" or (seat.kind == "person" and self.connected(number)),
                     "away": number in self.away,
+                    "at_rematch": number in self.at_rematch,
                 }
             )
         info: dict[str, Any] = {
@@ -586,6 +590,7 @@ class Tables:
         async with self._lobby:
             room = await self._find(table_id, code, player.id)
             mine = room.seat_of(player.id)
+            sat_down = False
             if mine is None:
                 if room.private and code != room.invite_code:
                     raise ServerError("no_table", f"no table {table_id!r}")
@@ -610,6 +615,7 @@ class Tables:
                     room.seats[seat] = taken  # not stored: the seat stays open
                     raise
                 mine = seat
+                sat_down = True
             elif seat is not None and seat != mine:
                 raise ServerError("seat_taken", f"you already sit at seat {mine} of this table")
             await self._quit_open_table(client, room)
@@ -618,6 +624,8 @@ class Tables:
                 await self._start(room)
             else:
                 self._broadcast_table(room)
+            if sat_down:
+                self._follow_rematch(room)
         return room
 
     async def _find(self, table_id: str | None, code: str | None, player_id: int) -> Room:
@@ -649,6 +657,14 @@ class Tables:
             return None
         room = self._room_of(row)
         self._replay(room, await self.read(self.store.decisions, table_id))
+        if room.rematch is not None:
+            rematch = self.rooms.get(room.rematch)
+            if rematch is not None:
+                room.at_rematch = _at_rematch(room, rematch.status, rematch.seats)
+            else:
+                stored = await self.read(self.store.table, room.rematch)
+                if stored is not None:
+                    room.at_rematch = _at_rematch(room, stored.status, [Seat.from_row(s) for s in stored.seats])
         self.rooms[room.id] = room
         return room
 
@@ -670,7 +686,8 @@ class Tables:
 
     async def leave(self, client: Client) -> None:
         """Leave the table: before the match, the seat opens again; during it, the seat's
-        bot plays for the person until they come back."""
+        bot plays for the person until they come back, unless another connection of theirs
+        (another tab) still sits there: the seat is away only once none does."""
         room, seat = client.room, client.seat
         if room is None:
             raise ServerError("not_seated", "you are not at a table")
@@ -680,7 +697,10 @@ class Tables:
         async with self._lobby:
             if room.status == "open":
                 await self._open_seat(room, seat)
-            elif room.status == "playing":
+            elif room.status == "playing" and not room.connected(seat):
+                timer = room.timers.pop(seat, None)  # (detach armed it: away now, not in a minute)
+                if timer is not None:
+                    timer.cancel()
                 self._set_away(room, seat)
         self._broadcast_table(room)
 
@@ -693,6 +713,7 @@ class Tables:
         """
         room.seats[seat] = Seat("open")
         await self.write(self.store.update_table, room.id, seats=[s.to_row() for s in room.seats], epoch=room.epoch)
+        self._follow_rematch(room)
         for other in [c for c in room.clients if c.seat == seat]:
             room.clients.discard(other)
             other.room = other.seat = None
@@ -709,6 +730,7 @@ class Tables:
             room.close_timer = None
         await self.write(self.store.update_table, room.id, status="abandoned", epoch=room.epoch)
         self.rooms.pop(room.id, None)
+        self._follow_rematch(room)
         for client in list(room.clients):
             client.room = client.seat = None
             client.send({"type": "left"})
@@ -952,6 +974,7 @@ class Tables:
                 # process of a cluster may have named one first, and then that one it is.
                 named = await self.write(self.store.set_rematch, room.id, new.id, instead_of=room.rematch)
                 room.rematch = named
+                self._follow_rematch(self.rooms.get(named) or new)
                 if named == new.id:
                     known, told = (new.id, new.invite_code), list(room.clients)
                 else:
@@ -992,6 +1015,16 @@ class Tables:
                 return None
             status, invite = stored.status, stored.invite_code
         return (room.rematch, invite) if status in ("open", "playing") else None
+
+    def _follow_rematch(self, rematch: Room) -> None:
+        """The seats of ``rematch`` changed (a person sat down or left, it was made or closed):
+        the finished tables it is the rematch of, in memory, tell their connections which of
+        their people sit there now (``at_rematch``)."""
+        for room in [r for r in self.rooms.values() if r.rematch == rematch.id and r.status == "finished"]:
+            seats = _at_rematch(room, rematch.status, rematch.seats)
+            if seats != room.at_rematch:
+                room.at_rematch = seats
+                self._broadcast_table(room)
 
     def _drive(self, room: Room) -> None:
         """Make sure the table's bot loop runs when a deal or a bot's decision is due."""
@@ -1235,6 +1268,15 @@ class Tables:
     def in_memory(self) -> int:
         """Tables held in memory: open, in play, or finished and looked at."""
         return len(self.rooms)
+
+
+def _at_rematch(room: Room, status: str, seats: Sequence[Seat]) -> set[int]:
+    """The seats of the finished table ``room`` whose person sits at its rematch, a table of
+    ``status`` and ``seats`` (none once that table closed unplayed)."""
+    if status == "abandoned":
+        return set()
+    there = {seat.player_id for seat in seats if seat.kind == "person"}
+    return {number for number in room.people if room.seats[number].player_id in there}
 
 
 def _dumps(message: Any) -> str:

@@ -186,8 +186,8 @@ function seatBox(table, seat, pos) {
   const isMe = table.seat === seat;
   const badges = [];
   if (entry?.away) badges.push(h("span", { class: "badge warn" }, t("away")));
-  // The one who asked for the rematch went to the new table: not offline, elsewhere.
-  else if (entry?.kind === "person" && !entry.connected && table.rematch?.seat === seat) badges.push(h("span", { class: "badge" }, t("at_new_table")));
+  // Gone to the rematch (the one who asked, or one who accepted): not offline, elsewhere.
+  else if (entry?.kind === "person" && !entry.connected && entry.at_rematch) badges.push(h("span", { class: "badge" }, t("at_new_table")));
   else if (entry?.kind === "person" && !entry.connected) badges.push(h("span", { class: "badge warn" }, t("offline")));
   const name = `${seatName(table, seat)}${isMe ? ` ${t("you_suffix")}` : ""}`;
   return h(
@@ -334,12 +334,14 @@ export function invite(link, label = t("invite_title")) {
   return h("div", { class: "invite" }, h("label", { for: "invite-link" }, label), h("div", { class: "row" }, input, copy));
 }
 
-// The last round's score changes, shown until the next round's first trick (or "OK").
+// The last round's score changes, shown from the next round's deal until its first trick (or
+// "OK"). It takes the place of the trick, empty meanwhile (style.css): not shown while the
+// round just over is still on the felt (its last trick, until the deal), it hides no card.
 function roundSummary(table) {
   const state = table.state;
   const round = table.rounds[table.rounds.length - 1];
   if (!state || !round || state.phase === "match_over" || table.dismissedRound === round.round) return null;
-  const fresh = state.phase === "deal" || (state.round === round.round + 1 && state.tricks.length === 0);
+  const fresh = state.round === round.round + 1 && state.tricks.length === 0;
   if (!fresh) return null;
   return h(
     "div",
@@ -591,6 +593,34 @@ document.addEventListener("click", (event) => {
   if (menu?.open && !menu.contains(event.target)) menu.open = false;
 });
 
+// The list of phrases at the keyboard, as a menu: Escape closes it and puts the focus back on
+// "Say" (it stayed open, Escape did nothing); the arrows, Home and End go from phrase to
+// phrase (Tab does too); and the focus gone elsewhere (Tab past the last phrase) closes it, as
+// a click elsewhere does.
+function phrasesKeys(table, event) {
+  const menu = event.currentTarget;
+  if (!menu.open) return;
+  if (event.key === "Escape") {
+    event.preventDefault();
+    event.stopPropagation();
+    menu.open = false;
+    table.phrasesOpen = false;
+    menu.querySelector("summary").focus();
+    return;
+  }
+  const phrases = [...menu.querySelectorAll(".phrase-list button:not(:disabled)")];
+  const at = phrases.indexOf(document.activeElement);
+  const next = {
+    ArrowDown: phrases[(at + 1) % phrases.length],
+    ArrowUp: phrases[at <= 0 ? phrases.length - 1 : at - 1],
+    Home: phrases[0],
+    End: phrases[phrases.length - 1],
+  }[event.key];
+  if (!next) return;
+  event.preventDefault();
+  next.focus();
+}
+
 function phrasesMenu(table) {
   const waiting = Date.now() - table.saidAt < SAY_EVERY_MS;
   return h(
@@ -599,6 +629,13 @@ function phrasesMenu(table) {
       class: "phrases",
       id: "phrases",
       ...keptOpen(table, "phrasesOpen", false),
+      onkeydown: (event) => phrasesKeys(table, event),
+      // Not when the focus is lost with a drawing replaced (no element to go to): the page
+      // gives it back to the same phrase in the one drawn again.
+      onfocusout: (event) => {
+        const menu = event.currentTarget;
+        if (menu.open && event.relatedTarget && !menu.contains(event.relatedTarget)) menu.open = false;
+      },
     },
     h("summary", { class: "button", "data-key": "say" }, t("say")),
     h(
@@ -618,6 +655,9 @@ function phrasesMenu(table) {
               table.phrasesOpen = false;
               setTimeout(render, SAY_EVERY_MS);
               render();
+              // Said, the list closes and the focus goes back to "Say", as after Escape: the
+              // phrase that had it is hidden in the closed list.
+              document.querySelector("#phrases summary")?.focus();
             },
           },
           t(`phrase_${phrase}`),
@@ -772,14 +812,13 @@ function hintList(hint) {
   if (!hint) return h("p", {}, "");
   if (hint.error) return h("p", {}, words(hint.error));
   if (!hint.options) return h("p", {}, t("hint_wait"));
-  // The strong bot ranks by its own change against the others' mean (in each note, "+1.20
-  // against the others"): that figure first, as the order is by it, and the own change after.
-  const options = hint.options.map((option) => {
-    const parts = option.note ? option.note.split("; ") : [];
-    const rank = parts.map((part) => VS_OTHERS.exec(part)).find(Boolean);
-    const rest = parts.filter((part) => !VS_OTHERS.test(part)).join("; ");
-    return { option, rank: rank ? Number(rank[1]) : null, rest };
-  });
+  // The strong bot ranks by its own change against the others' mean (each option's
+  // `ranking`): that figure first, as the order is by it, and the own change after.
+  const options = hint.options.map((option) => ({
+    option,
+    rank: typeof option.ranking === "number" ? option.ranking : null,
+    rest: option.note,
+  }));
   const ranked = options.some((o) => o.rank !== null);
   return h(
     "div",
@@ -806,8 +845,6 @@ function hintList(hint) {
     ),
   );
 }
-
-const VS_OTHERS = /^([+-]?\d+(?:\.\d+)?) against the others$/;
 
 function describeAction(action) {
   switch (action.kind) {
