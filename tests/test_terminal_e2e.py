@@ -352,7 +352,9 @@ def test_a_small_window_shows_what_a_decision_needs(rows: int, cols: int) -> Non
 def test_a_resized_window_is_drawn_again_at_once() -> None:
     """The window resized while the table waits for an answer: the screen is drawn again for
     the new size straight away (COLUMNS and LINES, stale, are not believed), a window too
-    small says so, and what was typed before the resize, no longer shown, is not sent."""
+    small says so, and what was typed before the resize is written again after the prompt and
+    stays in the line (it used to be dropped: before the line was edited by the table, the
+    screen drawn again no longer showed it)."""
     child = spawn("--seed", "3", "--bots", "random", "--speed", "0")
     trump = PROMPTS[TRUMP]
     shown(child, trump, 24, 80)
@@ -366,9 +368,10 @@ def test_a_resized_window_is_drawn_again_at_once() -> None:
     child.setwinsize(24, 80)
     lines = shown(child, trump, 24, 80)
     assert "─" * 80 in lines, "the table drawn around the trick again"
-    # The "4" is gone from the screen, and so from the line: it used to be sent with what was
-    # typed next ("4s", refused), though the prompt showed nothing.
-    child.sendline("s")
+    # The "4" is written again after the prompt, and is in the line: Backspace takes it out.
+    child.expect_exact("4")
+    assert screen_of(child) == "", "the 4 right after the prompt"
+    child.sendline("\x7fs")
     lines = shown(child, r"Discard(?: or sit)? > ", 24, 80)
     assert any("Trump ♠ Spades" in line for line in lines), lines
     child.sendline("quit")
@@ -468,7 +471,7 @@ HOME, END, DELETE, BACKSPACE = "\x1b[H", "\x1bOF", "\x1b[3~", "\x7f"
 def test_the_line_is_edited_with_the_arrow_keys() -> None:
     """The arrow keys used to put ``^[[D`` into the answer (refused as no suit).  Now Left,
     Right, Home, End move in the line, Backspace and Delete remove at the cursor, Up and Down
-    bring back the answers typed before in the session; a resize still drops the line."""
+    bring back the answers typed before in the session; a resize keeps the line and its cursor."""
     child = spawn("--seed", "3", "--bots", "random", "--speed", "0")
     child.expect(PROMPTS[TRUMP])
     # "hxarts", four to the left, the x out and an e in, to the end: "hearts".
@@ -483,12 +486,16 @@ def test_the_line_is_edited_with_the_arrow_keys() -> None:
     assert child.expect([r"Your card > ", r"is not a card|Discard"]) == 0, screen_of(child)
     # Up twice: "keep", then "hearts"; Ctrl-U empties the line.  A card by its number, typed
     # with a typo mended by Backspace.
-    child.send(UP + UP + "\x15" + "9" + BACKSPACE + "x")
-    child.setwinsize(24, 79)  # a resize: the screen drawn again, the line typed dropped
+    child.send(UP + UP + "\x15" + "9" + BACKSPACE + "x" + LEFT)
+    child.expect_exact("x")  # echoed: what follows is the resize's
+    child.setwinsize(24, 79)  # a resize: the screen drawn again, the line typed written again
     child.expect(r"Your card > ")
     hand = hand_of(screen_of(child))
     legal = legal_of(screen_of(child))
-    child.send(str(hand.index(legal[0]) + 1) + "\r")
+    child.expect_exact("x")
+    assert screen_of(child) == "", "the x right after the prompt"
+    # The cursor is back before the "x": the number goes there, Delete takes the "x" out.
+    child.send(str(hand.index(legal[0]) + 1) + DELETE + "\r")
     assert child.expect([r"Your card > |Press Enter", r"is not a card|no card"]) == 0, screen_of(child)
     assert "Not allowed" not in screen_of(child) and "'x" not in screen_of(child)
     child.sendline("quit")

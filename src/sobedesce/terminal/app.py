@@ -60,7 +60,8 @@ __all__ = ["LineReader", "Resized", "TerminalTable"]
 
 class Resized(Exception):
     """The terminal was resized while a line was awaited: draw the screen again, and ask again
-    (at a terminal, what was typed but not entered is dropped: the new screen no longer shows it)."""
+    (what was typed but not entered is kept and written again after the prompt where the
+    reader edits the line; elsewhere it is dropped: the new screen would not show it)."""
 
 
 class LineReader:
@@ -77,7 +78,7 @@ class LineReader:
     With ``watch_resize`` (in the main thread), a resize of the terminal (``SIGWINCH``) from
     the reader's creation on makes the next wait, or the one under way, raise
     :class:`Resized`, so that the screen is drawn again for the new size at once (the
-    table then drops the keys typed but not entered: see ``_ConsoleReader.discard_typeahead``).  So does the program's continuing after Ctrl-Z
+    line typed but not entered is then kept, or dropped: see ``_ConsoleReader.resized``).  So does the program's continuing after Ctrl-Z
     (``SIGCONT``, at ``fg``): the shell has written over the screen.  :meth:`close` stops
     watching.
 
@@ -308,6 +309,12 @@ class _ConsoleReader:
 
     def close(self) -> None:
         self.reader.close()
+
+    def resized(self) -> None:
+        """The screen was drawn again: the line being edited is kept (the next prompt writes it
+        again, the cursor where it was); a line the kernel held, no longer shown, is dropped."""
+        if not self.reader.edits:
+            self.discard_typeahead()
 
     def discard_typeahead(self) -> None:
         if os.isatty(self.reader.fd):  # never from a pipe or a file: those are answers given in advance
@@ -580,11 +587,12 @@ class TerminalTable:
         try:
             return self.read(prompt)
         except Resized:
-            # The screen is cleared and drawn again: a line typed but not entered is no longer
-            # shown, so it is dropped rather than sent with what is typed next.
-            discard = getattr(self.read, "discard_typeahead", None)
-            if discard is not None:
-                discard()
+            # The screen is cleared and drawn again: a line typed but not entered is written again
+            # after the prompt where the reader edits the line; elsewhere it would no longer show,
+            # so it is dropped rather than sent with what is typed next.
+            resized = getattr(self.read, "resized", None) or getattr(self.read, "discard_typeahead", None)
+            if resized is not None:
+                resized()
             return None
 
     def _pause(self, factor: float = 1.0) -> None:
