@@ -666,6 +666,10 @@ def test_history_and_leaderboard_on_a_phone_in_portuguese(browser: Browser, serv
         "+2,5",
         "0",
     ]
+    # A hint's expected changes always to the hundredth, so a list of them lines up.
+    assert page.evaluate(
+        "import('/static/i18n.js').then(m => [m.expected(12.7), m.expected(-0.25), m.expected(0), m.expected(-0.001)])"
+    ) == ["+12,70", f"{MINUS}0,25", "0,00", "0,00"]
     page.context.close()
 
 
@@ -1973,6 +1977,8 @@ def test_the_hint_shows_the_figure_the_bot_ranks_by(browser: Browser, server: st
     shown = page.locator("#dialog .hints li .hint-rank").all_inner_texts()
     assert [float(text.split()[0].replace(MINUS, "-")) for text in shown] == [o["ranking"] for o in options]
     assert all(text.endswith("against the others") for text in shown), shown
+    # Every figure to the hundredth, so the list lines up ("+12.70", not "+12.7").
+    assert all(re.match(r"^(?:[+\u2212]\d+\.\d\d|0\.00) ", text) for text in shown), shown
     own = page.locator("#dialog .hints li .hint-own").all_inner_texts()
     assert [float(text.split()[-1].replace(MINUS, "-")) for text in own] == [o["expected_delta"] for o in options]
     expect(page.locator("#dialog .hint-how")).to_contain_text("against the others")

@@ -610,6 +610,13 @@ export function num(n) {
 // A change: "+3", "−4.06", "0".
 export const signed = (n) => (n > 0 ? `+${num(n)}` : num(n));
 
+// An expected change, always to the hundredth, so a list of them lines up: "+12.70", "−0.25".
+export function expected(n) {
+  const text = new Intl.NumberFormat(locale(), { minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(Math.abs(n));
+  if (/^0[.,]00$/.test(text)) return text;
+  return `${n > 0 ? "+" : "\u2212"}${text}`;
+}
+
 export function dateTime(iso) {
   const parts = { year: "numeric", month: "2-digit", day: "2-digit", hour: "2-digit", minute: "2-digit" };
   return new Intl.DateTimeFormat(locale(), parts).format(new Date(iso));

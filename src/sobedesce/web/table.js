@@ -3,7 +3,7 @@
 
 import { announce, leave, nextId, online, playAgain, render, send } from "./app.js";
 import { cardBack, cardFace, cardName, cardText, h, SUIT_SYMBOL, sortCards, suitText } from "./cards.js";
-import { isolate, num, playerName, signed, t } from "./i18n.js";
+import { expected, isolate, num, playerName, signed, t } from "./i18n.js";
 import { nameForm } from "./lobby.js";
 import { noteText, reasonText, words } from "./messages.js";
 import { scoreChart, scoreTable } from "./scores.js";
@@ -835,10 +835,10 @@ function hintList(hint) {
           rank !== null
             ? [
                 h("span", {}, " — "),
-                h("strong", { class: "hint-rank" }, t("hint_vs", { d: signed(rank) })),
-                h("span", { class: "hint-own" }, ` · ${t("hint_own", { d: signed(option.expected_delta) })}`),
+                h("strong", { class: "hint-rank" }, t("hint_vs", { d: expected(rank) })),
+                h("span", { class: "hint-own" }, ` · ${t("hint_own", { d: expected(option.expected_delta) })}`),
               ]
-            : [h("span", {}, " — "), h("strong", { class: "hint-rank" }, t("hint_delta", { d: signed(option.expected_delta) }))],
+            : [h("span", {}, " — "), h("strong", { class: "hint-rank" }, t("hint_delta", { d: expected(option.expected_delta) }))],
           rest ? h("small", {}, ` (${noteText(rest)})`) : null,
         ),
       ),
