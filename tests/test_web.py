@@ -534,13 +534,19 @@ def _heights(page: Page) -> str:
     return f"phase {phase(page)}, page {height} px: {parts}"
 
 
-@pytest.mark.parametrize("size", [(1280, 800), (390, 844)], ids=["desktop", "phone"])
-def test_round_summary_leaves_the_decision_in_view(browser: Browser, server: str, size: tuple[int, int]) -> None:
-    width, height = size
+def _at_a_quick_match(browser: Browser, server: str, width: int, height: int) -> Page:
+    """A new person's page, ``width`` x ``height``, at a quick match of classic rules."""
     page = new_page(browser, viewport={"width": width, "height": height})
     page.goto(server)
     register(page, person())
     quick_match(page, "classic")
+    return page
+
+
+@pytest.mark.parametrize("size", [(1280, 800), (390, 844)], ids=["desktop", "phone"])
+def test_round_summary_leaves_the_decision_in_view(browser: Browser, server: str, size: tuple[int, int]) -> None:
+    width, height = size
+    page = _at_a_quick_match(browser, server, width, height)
     while True:
         assert wait_for_turn(page) == "mine", "the match ended before the next round's first decision"
         if width >= 1000:
@@ -735,6 +741,23 @@ def _table_id(page: Page) -> str:
     page.wait_for_function("() => window.sobedesce.state.table !== null")
     table_id: str = page.evaluate("window.sobedesce.state.table.id")
     return table_id
+
+
+def _host_with_an_open_seat(browser: Browser, server: str) -> tuple[Page, str]:
+    """A person at a new table of theirs, a seat open beside two easy bots: the page and the table id."""
+    host = new_page(browser, viewport={"width": 1280, "height": 800})
+    host.goto(server)
+    register(host, person())
+    _create(host, ["you", "open", "easy", "easy"])
+    return host, _table_id(host)
+
+
+def _guest(browser: Browser, server: str, table_id: str, **options: Any) -> Page:
+    """Another person, on a phone, come by the table's link."""
+    guest = new_page(browser, viewport={"width": 390, "height": 844}, **options)
+    guest.goto(f"{server}#/table/{table_id}")
+    register(guest, person())
+    return guest
 
 
 def test_tables_one_cannot_sit_at(browser: Browser, server: str) -> None:
@@ -1767,18 +1790,12 @@ def test_a_dismissed_round_summary_stays_dismissed_after_a_reload(browser: Brows
 
 
 def test_people_at_a_table_say_phrases_each_reading_them_in_their_language(browser: Browser, server: str) -> None:
-    first = new_page(browser, viewport={"width": 1280, "height": 800})
-    first.goto(server)
-    register(first, person())
-    _create(first, ["you", "open", "easy", "easy"])
-    table_id = _table_id(first)
+    first, table_id = _host_with_an_open_seat(browser, server)
     # Alone with bots and an open seat: nobody to talk to yet; the wait said once.
     expect(first.locator("#banner")).to_contain_text("Waiting for players to sit down")
     assert first.locator("main").inner_text().count("Waiting for players to sit down") == 1
     expect(first.locator("[data-key=say]")).to_have_count(0)
-    second = new_page(browser, viewport={"width": 390, "height": 844}, locale="pt-PT")
-    second.goto(f"{server}#/table/{table_id}")
-    register(second, person())
+    second = _guest(browser, server, table_id, locale="pt-PT")
     second.wait_for_function("() => window.sobedesce.state.seat !== null && window.sobedesce.state.state !== null")
     watcher = new_page(browser, viewport={"width": 1280, "height": 800})
     watcher.goto(f"{server}#/watch/{table_id}")
@@ -2002,10 +2019,7 @@ def test_the_round_summary_hides_no_seat(browser: Browser, server: str, size: tu
     # The summary lay over the top of the felt: the seat opposite (its name, score and cards)
     # was hidden until "OK". It takes the empty trick's place now, clear of every seat.
     width, height = size
-    page = new_page(browser, viewport={"width": width, "height": height})
-    page.goto(server)
-    register(page, person())
-    quick_match(page, "classic")
+    page = _at_a_quick_match(browser, server, width, height)
     while not page.locator("#round-summary").count():
         assert wait_for_turn(page) == "mine", "the match ended before the first round's summary"
         if page.locator("#round-summary").count():
@@ -2039,14 +2053,8 @@ def test_the_round_summary_hides_no_seat(browser: Browser, server: str, size: tu
 
 def test_escape_closes_the_list_of_phrases(browser: Browser, server: str) -> None:
     # Open, the list stayed open at Escape: only a click elsewhere closed it.
-    first = new_page(browser, viewport={"width": 1280, "height": 800})
-    first.goto(server)
-    register(first, person())
-    _create(first, ["you", "open", "easy", "easy"])
-    table_id = _table_id(first)
-    second = new_page(browser, viewport={"width": 390, "height": 844})
-    second.goto(f"{server}#/table/{table_id}")
-    register(second, person())
+    first, table_id = _host_with_an_open_seat(browser, server)
+    second = _guest(browser, server, table_id)
     say = first.locator("[data-key=say]")
     menu = first.locator("#phrases")
     expect(say).to_be_visible()
