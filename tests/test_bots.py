@@ -15,7 +15,7 @@ import pytest
 from sobedesce.bots import BOTS, LEVEL_DEADLINE, LEVELS, OracleSeat, StrongBot, make_bot
 from sobedesce.bots._search import exchange_candidates, sample_exchange_worlds, screen_exchange
 from sobedesce.bots._sim import PlayState
-from sobedesce.bots.base import Option, ranking_note
+from sobedesce.bots.base import Option
 from sobedesce.bots.basic import BasicBot, exchange_action
 from sobedesce.bots.beginner import absurd
 from sobedesce.core import SIT_OUT, Match, NameTrump, Phase, Round, SeatView, seat_view
@@ -659,9 +659,9 @@ def _values(options) -> list[tuple[object, float, str]]:
 def test_the_strong_bot_gives_what_it_ranks_by_as_a_field(phase: Phase) -> None:
     """The strong bot ranks by its own change against the others' mean, not by its expected
     change: each option carries that figure as ``ranking`` (the page read it from the note's
-    words), best first; the note still gives it to a reader of notes alone (the terminal),
-    and ``remark`` is the note without it.  A bot that ranks by its expected change, or one
-    written before ``ranking`` existed, leaves it ``None``."""
+    words), best first, and the note does not repeat it (the terminal writes it from the
+    field).  A bot that ranks by its expected change, or one written before ``ranking``
+    existed, leaves it ``None``."""
     view = _view_at("classic", phase, 3)
     settings = {"play_samples": 40, "exchange_samples": 120, "trump_samples": 60}
     options = make_bot("strong", **settings).explain(view, random.Random(4))
@@ -670,13 +670,11 @@ def test_the_strong_bot_gives_what_it_ranks_by_as_a_field(phase: Phase) -> None:
     assert rankings == sorted(rankings)  # type: ignore[type-var]
     for option in options:
         assert option.ranking is not None
-        assert option.note.endswith(ranking_note(option.ranking)), option
-        assert "against the others" not in option.remark
-        assert option.note in (option.remark + "; " + ranking_note(option.ranking), ranking_note(option.ranking))
+        assert "against the others" not in option.note, option
     basic = BasicBot().explain(view, random.Random(4))
-    assert all(o.ranking is None and o.remark == o.note for o in basic)
+    assert all(o.ranking is None for o in basic)
     older = Option(options[0].action, 1.5, "my own words")  # as a third-party bot makes it
-    assert (older.ranking, older.remark) == (None, "my own words")
+    assert (older.ranking, older.note) == (None, "my own words")
 
 
 @pytest.mark.parametrize("phase", [Phase.TRUMP, Phase.EXCHANGE, Phase.PLAY])

@@ -6,7 +6,7 @@ import json
 import re
 from pathlib import Path
 
-from sobedesce.bots.base import Option, ranking_note
+from sobedesce.bots.base import Option
 from sobedesce.core import Card, Play
 from sobedesce.server.protocol import MESSAGE_TYPES, hint_json, parse_message
 from sobedesce.server.tables import Room, Seat
@@ -67,7 +67,7 @@ def test_no_server_example_shows_another_seats_cards() -> None:
 def test_the_hint_example_has_the_fields_the_server_sends() -> None:
     """A hint's options as documented: ``ranking`` the figure the bot ranks by (or ``null``),
     and a ``note`` that does not repeat it."""
-    ranked = Option(Play(Card.parse("2C")), 4.756, "discard 2; " + ranking_note(5.801), 5.801)
+    ranked = Option(Play(Card.parse("2C")), 4.756, "discard 2", 5.801)
     plain = Option(Play(Card.parse("4D")), 1.0, "chosen at random")  # a bot without rankings
     made = hint_json("h1", 6, [ranked, plain])["options"]
     assert made == [

@@ -287,6 +287,28 @@ def test_hint_header_does_not_call_a_list_best_first_by_a_figure_it_is_not_ranke
     assert "expected change of your score (lower is better)" in hint_lines(in_order, "basic")[0].plain
 
 
+def test_hint_writes_the_figure_the_bot_ranks_by_after_its_note() -> None:
+    """An option's ``ranking`` (a field: the bot's note does not repeat it) is written in
+    words after the note, or alone, so the order of the list can be read off the screen."""
+    from sobedesce.bots.base import Option
+    from sobedesce.core import SIT_OUT
+
+    lines = [
+        line.plain
+        for line in hint_lines(
+            [
+                Option(SIT_OUT, 0.0, "sit out: the score stays", 3.47),
+                Option(NameTrump(Suit.SPADES), 1.84, "", 4.11),
+                Option(NameTrump(Suit.HEARTS), 2.5, "no figure"),
+            ],
+            "strong",
+        )
+    ]
+    assert lines[1].endswith("sit out: the score stays; +3.47 against the others"), lines
+    assert lines[2].endswith("+1.84   +4.11 against the others"), lines
+    assert lines[3].endswith("+2.50   no figure"), lines
+
+
 # -- input parsing ------------------------------------------------------------------------------
 
 HAND = tuple(Card.parse(c) for c in ["AS", "7H", "KH", "QD", "3C"])

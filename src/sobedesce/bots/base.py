@@ -16,8 +16,9 @@ class Option:
     Negative is good: winning tricks brings a score down.  ``ranking`` is what the bot ranks
     its options by when that is not ``expected_delta`` (the strong bot: its own change against
     the others' mean), lowest first; ``None`` when the options are ranked by their expected
-    change.  A note may end with :func:`ranking_note` of it, for a reader of the note alone
-    (the terminal); :attr:`remark` is the note without those words.
+    change.  ``note`` is the bot's remark, which does not repeat ``ranking``: a reader that
+    shows both words the figure with :func:`ranking_note` (the terminal writes the two in a
+    line; the server sends them as two fields).
     """
 
     action: Action
@@ -25,20 +26,9 @@ class Option:
     note: str = ""
     ranking: float | None = None
 
-    @property
-    def remark(self) -> str:
-        """The note without the words that repeat ``ranking`` (what the server sends as the
-        option's ``note``, next to ``ranking`` itself)."""
-        if self.ranking is None:
-            return self.note
-        words = ranking_note(self.ranking)
-        if self.note == words:
-            return ""
-        return self.note.removesuffix("; " + words)
-
 
 def ranking_note(ranking: float) -> str:
-    """How a note gives an option's ``ranking``: ``+1.72 against the others``."""
+    """How an option's ``ranking`` is written in words: ``+1.72 against the others``."""
     return f"{ranking:+.2f} against the others"
 
 

@@ -69,7 +69,7 @@ from ._search import (
     sample_play_worlds,
     sample_trump_decks,
 )
-from .base import Option, forced_action, ranking_note
+from .base import Option, forced_action
 from .basic import BasicBot, exchange_action, trump_action
 
 
@@ -209,7 +209,7 @@ class StrongBot:
             Option(
                 trump_action(o),
                 v[0],
-                ("turn up the 13th card" if o == 4 else f"{Suit(o).title} as trump") + _rank_note(v[1]),
+                "turn up the 13th card" if o == 4 else f"{Suit(o).title} as trump",
                 v[1],
             )
             for o, v in ranked
@@ -281,7 +281,7 @@ class StrongBot:
         for option, value in sorted(values.items(), key=lambda item: item[1][1]):
             action = SIT_OUT if option is None else exchange_action(option)
             note = "sit out: the score stays" if option is None else f"discard {option.bit_count()}"
-            out.append(Option(action, value[0], note + _rank_note(value[1]), value[1]))
+            out.append(Option(action, value[0], note, value[1]))
         return out
 
     def _play(self, view: SeatView, rng: random.Random, watch: Stopwatch) -> list[Option]:
@@ -330,10 +330,7 @@ class StrongBot:
         if means.weight <= 0.0:
             return [Option(Play.of(c), 0.0, "no consistent deal found") for c in cards]
         values = means.values()
-        return [
-            Option(Play.of(c), v[0], ranking_note(v[1]), v[1])
-            for c, v in sorted(values.items(), key=lambda item: item[1][1])
-        ]
+        return [Option(Play.of(c), v[0], "", v[1]) for c, v in sorted(values.items(), key=lambda item: item[1][1])]
 
 
 PLAY_DECK_COST = 200
@@ -416,9 +413,3 @@ class Means:
         if self.batches == 1 and self.first is not None:
             return {o: self.first[o] for o in self.sums}
         return {o: (a[0] / a[2], a[1] / a[2]) for o, a in self.sums.items() if a[2] > 0.0}
-
-
-def _rank_note(objective: float) -> str:
-    # What the bot ranks by: its own change against the others' (riscos when the match ends),
-    # in the note for its readers (the terminal); the option's ``ranking`` holds the figure.
-    return "; " + ranking_note(objective)

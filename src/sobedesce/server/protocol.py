@@ -445,8 +445,7 @@ def hint_json(request_id: str, version: int, options: Sequence[Option]) -> dict[
     """The answer to a ``hint``: a bot's options for the asking seat's own view, best first.
 
     Each with the figure the bot ranks by, ``ranking``, when that is not the expected change
-    (``None`` otherwise, as for a bot whose options have no ``ranking``), and its ``note``
-    without the words that repeat that figure (:attr:`sobedesce.bots.base.Option.remark`).
+    (``None`` otherwise, as for a bot whose options have no ``ranking``), and its ``note``.
     """
     return {
         "type": "hint",
@@ -457,7 +456,7 @@ def hint_json(request_id: str, version: int, options: Sequence[Option]) -> dict[
                 "action": action_json(o.action),
                 "expected_delta": round(o.expected_delta, 2),
                 "ranking": None if o.ranking is None else round(o.ranking, 2),
-                "note": o.remark,
+                "note": o.note,
             }
             for o in options
         ],

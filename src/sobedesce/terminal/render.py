@@ -23,6 +23,7 @@ from rich.cells import cell_len
 from rich.console import Console
 from rich.text import Text
 
+from sobedesce.bots.base import ranking_note
 from sobedesce.core import (
     Action,
     Card,
@@ -1132,7 +1133,7 @@ def hint_lines(options: Sequence[Any], bot_name: str | None, width: int = WIDTH,
         header.append(" — expected change of your score (lower is better):")
     else:
         # The bot ranks by something else than the figure shown first (the strong bot: your
-        # change against the others', in each option's note): "lower is better" over a list
+        # change against the others', each option's ranking): "lower is better" over a list
         # that is not in that order would make its best option look worse than the next.
         header.append(" — your expected change, best first against the others:")
     lines = _fold(header, width, 2)
@@ -1143,8 +1144,11 @@ def hint_lines(options: Sequence[Any], bot_name: str | None, width: int = WIDTH,
         line = Text("  ").append_text(action_text(option.action))
         pad = max(1, column - line.cell_len)
         line.append(" " * pad).append(f"{option.expected_delta:+.2f}")
-        if option.note:
-            line.append("   " + option.note, style="dim")
+        # The bot's note, and the figure it ranks by in words ("discard 2; +1.72 against the others").
+        ranking = None if option.ranking is None else ranking_note(option.ranking)
+        note = "; ".join(part for part in (option.note, ranking) if part)
+        if note:
+            line.append("   " + note, style="dim")
         lines.extend(_fold(line, width, 4))
     if len(shown) < len(options):
         more = Text(f"  … and {len(options) - len(shown)} more: 'hint all' lists them all", style="dim")

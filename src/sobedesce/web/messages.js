@@ -3,7 +3,7 @@
 // Anything not known here is shown as the server wrote it.
 
 import { cardText, suitText } from "./cards.js";
-import { num, signed, t } from "./i18n.js";
+import { num, t } from "./i18n.js";
 
 const SUIT_TITLES = { Spades: "S", Hearts: "H", Diamonds: "D", Clubs: "C" };
 const CARDS = /^(?:[AKQJ2-7][SHDC] ?)+$/;
@@ -111,9 +111,8 @@ export function errorText({ code, message = "", retry_after: retryAfter }) {
   }
 }
 
-// A hint's note ("discard 4; +2.45 against the others"), part by part.
+// A hint's note ("discard 4", "keep the best 3, expect 1.5 tricks"), part by part.
 const NOTES = [
-  [/^([+-]?\d+(?:\.\d+)?) against the others$/, (m) => t("note_vs_others", { d: signed(Number(m[1])) })],
   [/^discard (\d+)$/, (m) => t("note_discard", { n: m[1] })],
   [/^sit out: the score stays$/, () => t("note_sit_out")],
   [/^(Spades|Hearts|Diamonds|Clubs) as trump$/, (m) => t("note_trump", { suit: suitText(SUIT_TITLES[m[1]]) })],
