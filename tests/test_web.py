@@ -394,10 +394,7 @@ def test_replay_of_a_finished_match(browser: Browser, server: str) -> None:
 
 
 def test_phone_layout_and_keyboard_play(browser: Browser, server: str) -> None:
-    page = new_page(browser, viewport={"width": 390, "height": 844}, has_touch=True)
-    page.goto(server)
-    register(page, person())
-    quick_match(page, "classic")
+    page = _at_a_quick_match(browser, server, 390, 844, has_touch=True)
     assert wait_for_turn(page) == "mine"
     screenshot(page, "phone.png")
     assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
@@ -534,9 +531,10 @@ def _heights(page: Page) -> str:
     return f"phase {phase(page)}, page {height} px: {parts}"
 
 
-def _at_a_quick_match(browser: Browser, server: str, width: int, height: int) -> Page:
-    """A new person's page, ``width`` x ``height``, at a quick match of classic rules."""
-    page = new_page(browser, viewport={"width": width, "height": height})
+def _at_a_quick_match(browser: Browser, server: str, width: int, height: int, **options: Any) -> Page:
+    """A new person's page, ``width`` x ``height`` (and ``new_page``'s ``options``), at a quick
+    match of classic rules."""
+    page = new_page(browser, viewport={"width": width, "height": height}, **options)
     page.goto(server)
     register(page, person())
     quick_match(page, "classic")
@@ -846,10 +844,7 @@ def test_tables_one_cannot_sit_at(browser: Browser, server: str) -> None:
 
 def test_the_hand_fits_inside_the_felt_at_320_px(browser: Browser, server: str) -> None:
     # Five cards ran from one edge of a 320 px screen to the other, over the felt's frame.
-    page = new_page(browser, viewport={"width": 320, "height": 640}, has_touch=True)
-    page.goto(server)
-    register(page, person())
-    quick_match(page, "classic")
+    page = _at_a_quick_match(browser, server, 320, 640, has_touch=True)
     # Five cards in hand: at once, or once the trump is named (the chooser holds three till then).
     assert wait_for_turn(page) == "mine"
     if phase(page) == "trump":
@@ -2059,38 +2054,39 @@ def test_escape_closes_the_list_of_phrases(browser: Browser, server: str) -> Non
     menu = first.locator("#phrases")
     expect(say).to_be_visible()
 
+    hello = first.locator("[data-key=say-hello]")
+
+    def opened_by_enter() -> None:
+        first.keyboard.press("Enter")
+        expect(menu).to_have_attribute("open", "")
+
+    def closed_by_escape() -> None:
+        first.keyboard.press("Escape")
+        expect(menu).not_to_have_attribute("open", "")
+        expect(hello).to_be_hidden()
+        expect(say).to_be_focused()
+
     # By the keyboard: Enter opens it, Escape closes it and "Say" has the focus again.
     say.focus()
-    first.keyboard.press("Enter")
-    expect(menu).to_have_attribute("open", "")
-    expect(first.locator("[data-key=say-hello]")).to_be_visible()
-    first.keyboard.press("Escape")
-    expect(menu).not_to_have_attribute("open", "")
-    expect(first.locator("[data-key=say-hello]")).to_be_hidden()
-    expect(say).to_be_focused()
+    opened_by_enter()
+    expect(hello).to_be_visible()
+    closed_by_escape()
     # The arrows go from phrase to phrase; Escape on a phrase closes the list too.
-    first.keyboard.press("Enter")
-    expect(menu).to_have_attribute("open", "")
+    opened_by_enter()
     first.keyboard.press("ArrowDown")
-    expect(first.locator("[data-key=say-hello]")).to_be_focused()
+    expect(hello).to_be_focused()
     first.keyboard.press("ArrowDown")
     expect(first.locator("[data-key=say-good_luck]")).to_be_focused()
     first.keyboard.press("ArrowUp")
     first.keyboard.press("ArrowUp")
     expect(first.locator("[data-key=say-bye]")).to_be_focused()
-    first.keyboard.press("Escape")
-    expect(menu).not_to_have_attribute("open", "")
-    expect(first.locator("[data-key=say-hello]")).to_be_hidden()
-    expect(say).to_be_focused()
+    closed_by_escape()
     # Opened by a click, Escape on "Say" itself closes it too.
     say.click()
-    expect(first.locator("[data-key=say-hello]")).to_be_visible()
-    first.keyboard.press("Escape")
-    expect(menu).not_to_have_attribute("open", "")
-    expect(say).to_be_focused()
+    expect(hello).to_be_visible()
+    closed_by_escape()
     # Tab past the last phrase leaves the list, and closes it.
-    first.keyboard.press("Enter")
-    expect(menu).to_have_attribute("open", "")
+    opened_by_enter()
     first.keyboard.press("End")
     expect(first.locator("[data-key=say-bye]")).to_be_focused()
     first.keyboard.press("Tab")
