@@ -2254,8 +2254,10 @@ def test_a_hint_is_worked_out_once_a_turn(tmp_path: Path) -> None:
     seat asking again and again at its turn (ten messages a second pass the connection's
     limit, and every connection of the player has its own) kept a core busy for nothing,
     the answer being the same.  Now it is worked out once a turn and given again."""
+    from sobedesce.bots import make_bot
     from sobedesce.server.store import Store
     from sobedesce.server.tables import Client, Settings, Tables
+    from sobedesce.table import driver as driver_module
 
     async def scenario() -> None:
         store = Store(f"sqlite:///{tmp_path / 'hints.db'}")
@@ -2272,14 +2274,14 @@ def test_a_hint_is_worked_out_once_a_turn(tmp_path: Path) -> None:
             driver = room.driver
             assert driver is not None
             worked = 0
-            think = driver.hint
+            make = driver_module.make_bot
 
-            def counted(seat: int | None = None) -> list[Any]:
+            def counted(name: str, **settings: Any) -> Any:  # a hint's bot, made to work one out
                 nonlocal worked
                 worked += 1
-                return think(seat)
+                return make(name, **settings)
 
-            driver.hint = counted  # type: ignore[method-assign]
+            driver_module.make_bot = counted
             for turn in range(1, 4):
                 while driver.to_act != 0:
                     assert room.driving is not None and not room.driving.done(), driver.status
@@ -2290,6 +2292,7 @@ def test_a_hint_is_worked_out_once_a_turn(tmp_path: Path) -> None:
                 assert answers[0][0] == room.version
                 await tables.act(clients[0], f"a{turn}", room.version, rng.choice(list(driver.match.legal_actions())))
         finally:
+            driver_module.make_bot = make_bot
             await tables.close()
             store.close()
 

@@ -14,6 +14,7 @@ import re
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from rich.cells import cell_len
@@ -1736,6 +1737,30 @@ def test_the_table_says_a_hint_is_being_worked_out() -> None:
     assert table.run() == 0
     assert len(shown_while_thinking) == 1
     assert "Working out a hint…" in shown_while_thinking[0] and "Your hand" in shown_while_thinking[0]
+
+
+def test_a_hint_is_worked_out_once_a_decision(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``hint``, then ``hint all`` and ``hint`` again at the same decision: the bot thinks once
+    (the driver keeps the hint until the decision is made), and says it is thinking once."""
+    from sobedesce.table import driver as driver_module
+    from sobedesce.terminal.app import TerminalTable
+
+    made: list[str] = []
+    make = driver_module.make_bot
+
+    def counted(name: str, **settings: Any) -> Any:
+        made.append(name)
+        return make(name, **settings)
+
+    monkeypatch.setattr(driver_module, "make_bot", counted)
+    driver = new_driver(seed=3)
+    stream = io.StringIO()
+    console = Console(file=stream, width=80, height=24, force_terminal=True, color_system=None)
+    answers = iter(["hint", "hint all", "", "hint", "quit"])
+    table = TerminalTable(driver, console, speed=0, read=lambda prompt: next(answers), sleep=lambda s: None)
+    assert table.run() == 0
+    assert made == ["strong"]
+    assert ANSI.sub("", stream.getvalue()).count("Working out a hint…") == 1
 
 
 @pytest.mark.parametrize(("seed", "height"), [(seed, height) for seed in (1, 2) for height in (24, 20)])

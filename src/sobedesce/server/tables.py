@@ -235,8 +235,6 @@ class Room:
     driving: asyncio.Task[None] | None = None
     epoch: int | None = None
     """With several processes: the epoch of this process's lease on the table (its fencing token)."""
-    hint: tuple[int, int, list[Any]] | None = None
-    """The last hint worked out: the version and seat it is for, and its options."""
     said: dict[int, float] = field(default_factory=dict)
     """When each seat last said a phrase (by ``Tables.clock``)."""
     rematch: str | None = None
@@ -926,14 +924,12 @@ class Tables:
                 raise ServerError("not_started", "the match is over")
             if driver.to_act != seat:
                 raise ServerError("not_your_turn", "a hint is for your own turn")
-            # Worked out once a turn: the strong bot thinks for up to seconds, holding the
-            # table, and each hint asked again at the same turn (any connection of the seat)
-            # made it think again; now the same answer is given again.
-            if room.hint is not None and room.hint[:2] == (room.version, seat):
-                return room.version, room.hint[2]
-            options = await asyncio.to_thread(driver.hint, seat)
-            room.hint = (room.version, seat, options)
-            return room.version, options
+            # Worked out once a turn (by the driver): the strong bot thinks for up to seconds,
+            # in a thread, holding the table; asked again at the same turn (any connection of
+            # the seat), the same answer at once.
+            if driver.hint_ready(seat):
+                return room.version, driver.hint(seat)
+            return room.version, await asyncio.to_thread(driver.hint, seat)
 
     def say(self, client: Client, phrase: str) -> None:
         """A seated person's phrase, to everyone at the table (seats and spectators) at once.

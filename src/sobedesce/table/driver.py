@@ -197,6 +197,9 @@ class TableDriver:
         self.seed = seed
         self.save_path = save_path
         self.hint_bot_name: str | None = None
+        # The last hint worked out: the decision it is for (round, decisions made, seat), its
+        # options and the bot that gave them.
+        self._hinted: tuple[tuple[int, int, int], list[Any], str | None] | None = None
         # Why the last save after a decision failed (the folder gone, the disk full), or None.
         self.save_error: OSError | None = None
 
@@ -267,23 +270,36 @@ class TableDriver:
 
     def hint(self, seat: int | None = None) -> list[Any]:
         """The options of the strongest available bot for the person's seat, best first,
-        worked out from that seat's view alone.
+        worked out from that seat's view alone, once a decision: asked again before the
+        decision is made, the same options (the strong bot thinks for up to seconds, and
+        without a seed would answer a little differently each time).
 
         A bot that fails to explain gives way to the next of :data:`HINT_BOTS`;
         ``hint_bot_name`` tells which one answered.
         """
+        key = self._hint_key(seat)
+        if self._hinted is None or self._hinted[0] != key:
+            self._hinted = (key, *self._work_out_hint(seat))
+        self.hint_bot_name = self._hinted[2]
+        return list(self._hinted[1])
+
+    def hint_ready(self, seat: int | None = None) -> bool:
+        """Whether :meth:`hint` for ``seat`` is worked out already (it answers at once)."""
+        return self._hinted is not None and self._hinted[0] == self._hint_key(seat)
+
+    def _hint_key(self, seat: int | None) -> tuple[int, int, int]:
+        return (len(self.match.rounds), self._decisions(), self._seat(seat))
+
+    def _work_out_hint(self, seat: int | None) -> tuple[list[Any], str | None]:
         # Without a seed a hint needs no reproducing: fresh randomness, tied to nothing hidden.
         rng_seed = self._rng_seed("hint") if self.seed is not None else secrets.token_hex(16)
         view = self.view(seat)
         for name in HINT_BOTS:
             try:
-                options = list(make_bot(name).explain(view, random.Random(rng_seed)))
+                return list(make_bot(name).explain(view, random.Random(rng_seed))), name
             except Exception:  # a bot's bug must not end a person's match
                 continue
-            self.hint_bot_name = name
-            return options
-        self.hint_bot_name = None
-        return []
+        return [], None
 
     # -- moving the match on -------------------------------------------------------------
 

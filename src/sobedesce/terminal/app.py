@@ -786,7 +786,6 @@ class TerminalTable:
         # What was typed at a page (rules, help, a long hint…) other than Enter: taken as if
         # typed at the table, with the same checks and the same messages.
         typed: str | None = None
-        hinted: tuple[list[Any], str | None] | None = None  # this decision's hint, worked out once
         while True:
             view = driver.view()
             guidance, prompt = self._prompt_for(view.phase, must_play)
@@ -823,13 +822,16 @@ class TerminalTable:
                 if parsed.name == "quit":
                     raise _Quit
                 if parsed.name in ("hint", "hint all"):
-                    if hinted is None:
-                        if self.console.is_terminal:  # the strong bot may take seconds: say so meanwhile
-                            thinking = Text("Working out a hint…", style="dim")
-                            self._screen(self._table(guidance=guidance, message=thinking).lines)
-                        hinted = (driver.hint(), driver.hint_bot_name)
+                    # The strong bot may take seconds, once a decision (the driver keeps the
+                    # hint until the decision is made): say so meanwhile.
+                    if self.console.is_terminal and not driver.hint_ready():
+                        thinking = Text("Working out a hint…", style="dim")
+                        self._screen(self._table(guidance=guidance, message=thinking).lines)
+                    options = driver.hint()
                     # 'hint all': every option, too many for under the hand: on a page of its own.
-                    self.notice = functools.partial(hint_lines, *hinted, every=parsed.name == "hint all")
+                    self.notice = functools.partial(
+                        hint_lines, options, driver.hint_bot_name, every=parsed.name == "hint all"
+                    )
                 elif parsed.name == "history":
                     self.notice = functools.partial(history_lines, view, self.names)
                 elif parsed.name in ("rules", "help"):
