@@ -577,10 +577,16 @@ const SAY_EVERY_MS = 2000;
 // A <details> of the table drawn again with every event stays as the person left it (the
 // log closed at the next card under the finger that had opened it): open as `table[key]`
 // says once the person has opened or closed it, else as `initially`.  A drawing replaced
-// since fires its own toggle late: only the one on the page counts.
-function keptOpen(table, key, initially) {
+// since fires its own toggle late: only the one on the page counts.  Its toggle event comes a
+// task after the click, too: the one on the page (`selector`), opened or closed since it was
+// drawn, says first (a bot's card drawn in between closed the list of phrases just opened).
+function keptOpen(table, key, initially, selector) {
+  const shown = document.querySelector(`#main ${selector}`);
+  if (shown && shown.open !== (shown.dataset.drawnOpen === "true")) table[key] = shown.open;
+  const open = table[key] ?? initially;
   return {
-    open: table[key] ?? initially,
+    open,
+    "data-drawn-open": String(open),
     ontoggle: (event) => {
       if (event.target.isConnected) table[key] = event.target.open;
     },
@@ -628,7 +634,7 @@ function phrasesMenu(table) {
     {
       class: "phrases",
       id: "phrases",
-      ...keptOpen(table, "phrasesOpen", false),
+      ...keptOpen(table, "phrasesOpen", false, "#phrases"),
       onkeydown: (event) => phrasesKeys(table, event),
       // Not when the focus is lost with a drawing replaced (no element to go to): the page
       // gives it back to the same phrase in the one drawn again.
@@ -653,6 +659,7 @@ function phrasesMenu(table) {
               if (!send({ type: "say", phrase })) return;
               table.saidAt = Date.now();
               table.phrasesOpen = false;
+              document.getElementById("phrases").open = false;
               setTimeout(render, SAY_EVERY_MS);
               render();
               // Said, the list closes and the focus goes back to "Say", as after Escape: the
@@ -710,7 +717,7 @@ function logPanel(table) {
     {
       class: "log",
       // Open beside a wide table, closed under a narrow one, until the person says otherwise.
-      ...keptOpen(table, "logOpen", window.innerWidth > 900),
+      ...keptOpen(table, "logOpen", window.innerWidth > 900, "details.log"),
     },
     h("summary", { "data-key": "log" }, t("log")),
     h(
