@@ -373,6 +373,9 @@ def test_bots_are_one_player_per_level_and_their_names_are_reserved(store: Store
     assert store.bot_player("easy") == easy
     assert store.bot_player("hard") != easy
     assert store.player_by_name("BOT (Easy)") == easy
+    # A seat's name, as a match record and a table have it, is its level's player too.
+    assert store.player_by_name("Bot 2 (easy)") == easy
+    assert store.player_by_name("Bot two (easy)") is None
     assert store.player_by_token_hash("") is None
     # Nobody can pass for a bot, not even for a level no bot has played yet.
     for name in ("Bot (easy)", "bot (EASY)", "Bot (expert)"):

@@ -50,6 +50,8 @@ STATUSES = ("open", "playing", "finished", "abandoned")
 NAME_LENGTH = 32
 # casefold() never yields an upper-case letter, so no person's name_key can equal a bot's.
 BOT_KEY_PREFIX = "BOT:"
+# A bot's name, case folded: its level's player, ``bot (hard)``, or a seat's, ``bot 2 (hard)``.
+_BOT_NAME = re.compile(r"bot(?: [0-9]+)? \((.+)\)")
 # Any fixed number: the PostgreSQL advisory lock that lets one process at a time migrate.
 _MIGRATION_LOCK = 0x50BE_DE5C
 # Marks a connection that will write: SQLite then takes the write lock at BEGIN (see _sqlite_engine).
@@ -502,10 +504,12 @@ class Store:
         return self._one_player(t_players.c.id == player_id)
 
     def player_by_name(self, name: str) -> Player | None:
-        """The player with this name, ignoring case; bots answer to ``Bot (level)``."""
+        """The player with this name, ignoring case; bots answer to ``Bot (level)``, and to
+        the names of their seats at a table, ``Bot 2 (level)``, as a match record has them."""
         key = unicodedata.normalize("NFC", name).casefold()  # as names are kept (tables.check_name)
-        if key.startswith("bot (") and key.endswith(")"):
-            key = BOT_KEY_PREFIX + key[len("bot (") : -1]
+        bot = _BOT_NAME.fullmatch(key)
+        if bot is not None:
+            key = BOT_KEY_PREFIX + bot.group(1)
         return self._one_player(t_players.c.name_key == key)
 
     def bot_player(self, level: str) -> Player:
