@@ -1244,6 +1244,25 @@ def test_the_http_api(make_server: MakeServer) -> None:
             "/api/health",
         ):
             assert path in paths, path
+        # Its refusals are described, each with its body's shape: a client generated from it
+        # knew only the 200s (and 422, 429).
+        spec = http.get("/openapi.json").json()
+        assert set(spec["components"]["schemas"]["Refusal"]["required"]) == {"detail", "code"}
+        for method, path, statuses in (
+            ("post", "/api/players", {"400", "409", "413", "415", "429", "503"}),
+            ("get", "/api/me", {"401", "503"}),
+            ("post", "/api/tables", {"400", "401", "413", "415", "429", "503"}),
+            ("post", "/api/quick", {"400", "401", "413", "415", "429", "503"}),
+            ("get", "/api/tables/{table_id}", {"404", "503"}),
+            ("get", "/api/players/{name}/history", {"404", "503"}),
+            ("get", "/api/matches/{match_id}", {"404", "503"}),
+            ("get", "/api/matches/{match_id}/record", {"404", "503"}),
+        ):
+            responses = spec["paths"][path][method]["responses"]
+            assert statuses <= set(responses), (method, path, sorted(responses))
+            for status in statuses:
+                schema = responses[status]["content"]["application/json"]["schema"]
+                assert schema == {"$ref": "#/components/schemas/Refusal"}, (method, path, status, schema)
         health = http.get("/api/health")
         assert health.status_code == 200 and health.json()["status"] == "ok" and health.json()["store"] == "ok"
 
@@ -1451,7 +1470,16 @@ def test_an_http_body_nested_too_deeply_is_refused_as_over_the_websocket(make_se
         answer = http.post("/api/players", content='{"name": ' + "[" * 99 + "]" * 99 + "}", headers=auth)
         assert answer.status_code == 422 and answer.json()["detail"][0]["loc"] == ["body", "name"], answer.text[:200]
         # A body that is no JSON says why, as the WebSocket does.
-        for body, words in ((b'{"name": "\xe9"}', "not UTF-8"), (b"{not json", "not JSON")):
+        # UTF-8 only (RFC 8259): UTF-16 was read as json.loads reads bytes, and a UTF-8 BOM
+        # too, which a WebSocket text frame is refused for.
+        utf16 = '{"name": "Dezasseis"}'.encode("utf-16")
+        bom = b'\xef\xbb\xbf{"name": "Bom"}'
+        for body, words in (
+            (b'{"name": "\xe9"}', "not UTF-8"),
+            (b"{not json", "not JSON"),
+            (utf16, "not UTF-8"),
+            (bom, "BOM"),
+        ):
             answer = http.post("/api/players", content=body, headers=auth)
             assert answer.status_code == 400, answer.text[:200]
             assert answer.json()["code"] == "bad_json" and words in answer.json()["detail"], answer.text[:200]
@@ -2066,6 +2094,36 @@ def test_a_table_moves_on_once_its_store_is_back(tmp_path: Path) -> None:
     run(scenario())
 
 
+def test_a_cancelled_write_does_not_strand_the_other_tables_of_its_group_commit(tmp_path: Path) -> None:
+    """Decisions of several tables are committed together.  When one table's wait was cancelled
+    (a table dropped as its lease moved to another process, or a closing server), marking its
+    future done raised, and every later table of the same commit waited for good, holding its
+    lock: a table of a live process stood still."""
+    from sobedesce.server.store import Store
+    from sobedesce.server.tables import Settings, Tables
+
+    async def scenario() -> None:
+        store = Store(f"sqlite:///{tmp_path / 'group.db'}")
+        store.migrate()
+        tables = Tables(store, Settings(pace=0))
+        try:
+            player, _ = await tables.register("Grouped")
+            rooms = [await tables.create(player, "classic", ["you", "easy", "easy", "easy"]) for _ in range(3)]
+            waits = [asyncio.ensure_future(tables._append(room.id, 1, {"seat": 0, "by": "test"}, 1)) for room in rooms]
+            await asyncio.sleep(0)  # each has joined the group; the commit has not run yet
+            assert len(tables._pending) == 3
+            waits[0].cancel()
+            done, _ = await asyncio.wait(waits[1:], timeout=60)
+            assert len(done) == 2, "a table of the group commit was left waiting"
+            assert all(wait.exception() is None for wait in done)
+            assert [len(store.decisions(room.id)) for room in rooms] == [1, 1, 1]
+        finally:
+            await tables.close()
+            store.close()
+
+    run(scenario())
+
+
 def test_a_persons_last_decision_is_acknowledged_when_recording_the_match_fails(tmp_path: Path) -> None:
     """The last decision of a match is stored, then the match recorded.  When the record's
     write failed, the person who had made that decision was answered with an error (though
@@ -2571,6 +2629,10 @@ def test_a_rematch_is_remembered_when_the_finished_table_is_read_back_after_a_re
     person, rematch = run(first())
     server.kill()
     server.start()
+    # Over HTTP too, the finished table read back from the store: it said false everywhere.
+    with server.http() as http:
+        seats = http.get(f"/api/tables/{person.table}").json()["seats"]
+        assert [seat["at_rematch"] for seat in seats] == [True, False, False, False]
 
     async def after() -> None:
         back = await GameClient.person(server, "ana again", token=person.token)

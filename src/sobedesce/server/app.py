@@ -337,19 +337,19 @@ def create_app(
             {"detail": STORE_DOWN, "code": "unavailable"}, status_code=503, headers={"Retry-After": "5"}
         )
 
-    @app.post("/api/players", tags=["players"], status_code=201, responses=_LIMITED)
+    @app.post("/api/players", tags=["players"], status_code=201, responses=_refusals(*_BODY, 409, 429))
     async def register(body: NewPlayer, request: Request) -> dict[str, Any]:
         """Register a display name; the answer holds the player's secret token (shown once)."""
         limiter.take("registrations", _host(request))
         player, token = await tables().register(body.name)
         return {"player": {"id": player.id, "name": player.name}, "token": token}
 
-    @app.get("/api/me", tags=["players"])
+    @app.get("/api/me", tags=["players"], responses=_refusals(401))
     async def me(authorization: Auth = None) -> dict[str, Any]:
         player = await who(authorization)
         return {"id": player.id, "name": player.name}
 
-    @app.get("/api/players/{name}/history", tags=["players"])
+    @app.get("/api/players/{name}/history", tags=["players"], responses=_refusals(404))
     async def history(name: str, limit: Annotated[int, Query(ge=1, le=200)] = 50) -> list[dict[str, Any]]:
         """A player's finished matches, newest first."""
         player = await tables().read(store.player_by_name, name)
@@ -373,7 +373,7 @@ def create_app(
             for e in entries
         ]
 
-    @app.get("/api/leaderboard", tags=["ranking"])
+    @app.get("/api/leaderboard", tags=["ranking"], responses=_refusals())
     async def leaderboard(
         among: Literal["people", "bots", "all"] = "people", limit: Annotated[int, Query(ge=1, le=500)] = 50
     ) -> list[dict[str, Any]]:
@@ -384,13 +384,13 @@ def create_app(
             for r in rows
         ]
 
-    @app.get("/api/tables", tags=["tables"])
+    @app.get("/api/tables", tags=["tables"], responses=_refusals())
     async def list_tables() -> list[dict[str, Any]]:
         """Public tables open or in play."""
         joined = member()
         return await joined.list_tables() if joined is not None else tables().list_tables()
 
-    @app.post("/api/tables", tags=["tables"], status_code=201, responses=_LIMITED)
+    @app.post("/api/tables", tags=["tables"], status_code=201, responses=_refusals(*_BODY, 401, 429))
     async def create_table(body: NewTable, request: Request, authorization: Auth = None) -> dict[str, Any]:
         """A new table; sit at it over the WebSocket with ``join``."""
         player = await who(authorization)
@@ -402,7 +402,7 @@ def create_app(
         info["invite"] = room.invite_code
         return info
 
-    @app.post("/api/quick", tags=["tables"], status_code=201, responses=_LIMITED)
+    @app.post("/api/quick", tags=["tables"], status_code=201, responses=_refusals(*_BODY, 401, 429))
     async def quick(
         request: Request, body: Annotated[QuickTable | None, Body()] = None, authorization: Auth = None
     ) -> dict[str, Any]:
@@ -414,7 +414,7 @@ def create_app(
         room = await tables().create(player, body.rules, ["you", body.level, body.level, body.level])
         return room.public()
 
-    @app.get("/api/tables/{table_id}", tags=["tables"])
+    @app.get("/api/tables/{table_id}", tags=["tables"], responses=_refusals(404))
     async def table(table_id: str) -> dict[str, Any]:
         joined = member()
         return await joined.table_info(table_id) if joined is not None else await tables().table_info(table_id)
@@ -426,14 +426,14 @@ def create_app(
             raise ServerError("no_match", f"no finished match {match_id}")
         return text
 
-    @app.get("/api/matches/{match_id}", tags=["matches"])
+    @app.get("/api/matches/{match_id}", tags=["matches"], responses=_refusals(404))
     async def match_summary(match_id: int) -> dict[str, Any]:
         """A finished match: players, rounds, final scores, winners and riscos."""
         text = await finished_record(match_id)
         match = read_record(text)
         return {"match": match_id, "players": list(match.players or ()), "summary": summary(match)}
 
-    @app.get("/api/matches/{match_id}/record", tags=["matches"])
+    @app.get("/api/matches/{match_id}/record", tags=["matches"], responses=_refusals(404))
     async def match_record(match_id: int) -> Response:
         """The record (docs/record.md) of a finished match; a match in play has none to give."""
         text = await finished_record(match_id)
@@ -500,12 +500,33 @@ _STATUS = {
 }
 """The HTTP status of a refusal by its code (any other: 400)."""
 
-_LIMITED: dict[int | str, dict[str, Any]] = {
-    429: {
-        "description": "Too many from this client address: `{detail, code: rate_limited}` and a `Retry-After` "
-        "header (seconds)",
-    }
+
+class Refusal(BaseModel):
+    """A refusal's body: the WebSocket ``error``'s text and code (docs/protocol.md, Errors)."""
+
+    detail: str
+    code: str
+
+
+_REFUSALS: dict[int, str] = {
+    400: "Refused: `bad_json` (not JSON, not UTF-8, nested too deeply, empty), or the lobby's refusal "
+    "(`bad_name`, `bad_table`, `too_many_tables`, ...), with the WebSocket's text",
+    401: "`unauthorized`: no `Authorization: Bearer TOKEN` header, or an unknown token",
+    404: "Nothing by that name or id: `no_player`, `no_table` (or a private one), `no_match` (or one in play)",
+    409: "`name_taken`: the name is in use, whatever its case or accents",
+    413: "`too_large`: a body over 64 KiB, unread",
+    415: "`bad_content_type`: a body not sent as `application/json`",
+    429: "Too many from this client address: `rate_limited`, and a `Retry-After` header (seconds)",
+    503: "`unavailable`: the server cannot reach its store; nothing was stored. A `Retry-After` header",
 }
+
+
+def _refusals(*statuses: int) -> dict[int | str, dict[str, Any]]:
+    """The refusals a route may answer, for its OpenAPI description: each a :class:`Refusal`."""
+    return {status: {"model": Refusal, "description": _REFUSALS[status]} for status in (*statuses, 503)}
+
+
+_BODY = (400, 413, 415)
 
 
 def _host(connection: Any) -> str | None:

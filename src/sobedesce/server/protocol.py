@@ -211,8 +211,9 @@ def loads_json(text: str | bytes) -> Any:
     :data:`MAX_NESTING`."""
     if isinstance(text, (bytes, bytearray)):
         try:
-            # As json.loads reads bytes (UTF-8, or UTF-16/32 by their first bytes).
-            text = bytes(text).decode(json.detect_encoding(text), "surrogatepass")
+            # UTF-8 only (RFC 8259), as a text frame is: json.loads would also take UTF-16/32
+            # bytes, and a UTF-8 BOM, which a text frame is refused for.
+            text = bytes(text).decode("utf-8")
         except UnicodeDecodeError as error:
             raise ProtocolError("bad_json", f"not JSON: not UTF-8 text ({error})") from None
     if text.count("[") + text.count("{") > MAX_NESTING and _nesting(text) > MAX_NESTING:

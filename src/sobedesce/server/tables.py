@@ -360,12 +360,18 @@ class Tables:
                         else:
                             await self.write(self.store.append_decisions, table_id, [(seq, data)], version)
                     except Exception as error:
-                        future.set_exception(error)
+                        if not future.done():
+                            future.set_exception(error)
                     else:
-                        future.set_result(None)
+                        if not future.done():
+                            future.set_result(None)
             else:
+                # A waiter cancelled meanwhile (a table dropped as its lease moved, a closing
+                # server) has its future cancelled: setting it raised, and every later table of
+                # the batch waited for good, holding its lock.
                 for *_, future in batch:
-                    future.set_result(None)
+                    if not future.done():
+                        future.set_result(None)
 
     async def read(self, function: Callable[..., T], *args: Any, **kwargs: Any) -> T:
         return await asyncio.to_thread(function, *args, **kwargs)
@@ -655,16 +661,22 @@ class Tables:
             return None
         room = self._room_of(row)
         self._replay(room, await self.read(self.store.decisions, table_id))
-        if room.rematch is not None:
-            rematch = self.rooms.get(room.rematch)
-            if rematch is not None:
-                room.at_rematch = _at_rematch(room, rematch.status, rematch.seats)
-            else:
-                stored = await self.read(self.store.table, room.rematch)
-                if stored is not None:
-                    room.at_rematch = _at_rematch(room, stored.status, [Seat.from_row(s) for s in stored.seats])
+        await self._read_at_rematch(room)
         self.rooms[room.id] = room
         return room
+
+    async def _read_at_rematch(self, room: Room) -> None:
+        """Which seats of ``room``, a finished table read back from the store, sit at its
+        rematch (``at_rematch``), from the rematch in memory or in the store."""
+        if room.rematch is None:
+            return
+        rematch = self.rooms.get(room.rematch)
+        if rematch is not None:
+            room.at_rematch = _at_rematch(room, rematch.status, rematch.seats)
+        else:
+            stored = await self.read(self.store.table, room.rematch)
+            if stored is not None:
+                room.at_rematch = _at_rematch(room, stored.status, [Seat.from_row(s) for s in stored.seats])
 
     async def watch(self, client: Client, table_id: str, since: int | None = None) -> Room:
         async with self._lobby:  # one load of a finished table, however many ask at once
@@ -1254,6 +1266,8 @@ class Tables:
             if row is not None:
                 room = self._room_of(row)
                 room.version = row.version
+                if row.status == "finished":
+                    await self._read_at_rematch(room)
         if room is None or room.private:
             raise ServerError("no_table", f"no table {table_id!r}")
         return room.public()
