@@ -26,6 +26,7 @@ import sobedesce.arena.stats
 from sobedesce import bots as bots_module
 from sobedesce.arena import ArenaError, BotFailure, deal_deck, plan_jobs, run_arena, t_quantile
 from sobedesce.bots.oracle import OracleSeat
+from sobedesce.cli import arena as cli_arena
 from sobedesce.cli.main import main
 from sobedesce.core import Card, Match, Phase, Round, SeatView, read_record
 from sobedesce.core.actions import SIT_OUT, Action, Exchange, NameTrump, Play
@@ -319,6 +320,9 @@ def test_the_oracle_is_a_seat_of_its_own_kind(monkeypatch):
     assert len(calls) == summary["bots"][0]["decisions"] > 0
     with pytest.raises(ArenaError, match="seated by its name only"):
         run_arena(["sobedesce.bots.oracle:OracleSeat", "random", "random", "random"], deals=1)
+    # With settings, it was the library's words ("OracleSeat() builds one"), not the arena's.
+    with pytest.raises(ArenaError, match="the oracle takes no settings"):
+        run_arena(["Oracle:play_samples=10", "random", "random", "random"], deals=1)
     with pytest.raises(TypeError, match="not a bot that plays from a view"):
         OracleSeat().act(None, random.Random(0))
 
@@ -391,6 +395,23 @@ def test_exchange_legality_is_checked(monkeypatch):
 def run_cli(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, "-m", "sobedesce", "arena", *args], capture_output=True, text=True, check=False
+    )
+
+
+def test_the_tables_written_to_a_file_have_no_trailing_spaces_and_count_in_words():
+    # Piped, rich padded every line to the table's width (117 to 139 columns); one deal was
+    # "1 duplicate deals", and a decision of 1.74 s "1.74e+03" ms.
+    done = run_cli("--deals", "1", "--bots", "basic,random,random,random", "--seed", "3", "--no-progress")
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0].startswith("classic rules, 1 duplicate deal x 4 rotations = 4 rounds, 0 completed matches")
+    assert [line for line in lines if line != line.rstrip()] == []
+    assert any(line.startswith("  0: basic ") for line in lines) and "per bot" in lines
+    assert (cli_arena._ms(1740.4), cli_arena._ms(12.34), cli_arena._ms(0.0326), cli_arena._ms(None)) == (
+        "1,740",
+        "12.3",
+        "0.0326",
+        "-",
     )
 
 

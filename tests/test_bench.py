@@ -128,3 +128,16 @@ def test_benchmark_scripts_import_what_exists() -> None:
                     assert found, f"{script.name} imports {alias.name} from {node.module}, which has no such name"
                     checked += 1
     assert checked >= 20
+
+
+def test_a_rule_set_is_named_in_any_case_as_the_arena_takes_it(capsys: pytest.CaptureFixture[str]) -> None:
+    # `arena --rules Table` was taken and `bench` or `demo --rules Table` refused; and a wrong
+    # target was "argument target: invalid choice", a name the usage line never shows.
+    from sobedesce.cli.main import build_parser, main
+
+    assert build_parser().parse_args(["bench", "--rules", "Table"]).rules == "table"
+    assert main(["demo", "--rules", "TABLE", "--seed", "1"]) == 0
+    assert capsys.readouterr().out.startswith("A table match between four random players (seed 1)")
+    with pytest.raises(SystemExit):
+        build_parser().parse_args(["bench", "foo"])
+    assert "argument {engine,server}: invalid choice: 'foo'" in capsys.readouterr().err

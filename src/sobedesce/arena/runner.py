@@ -101,6 +101,8 @@ def check_bots(bots: Sequence[str]) -> tuple[str, ...]:
     for name in names:
         if name == OracleSeat.name:
             continue  # not a bot: a seat of its own kind, which play_job builds by name
+        if name.split(":")[0].strip().lower() == OracleSeat.name:
+            raise ArenaError(f"{name!r}: the oracle takes no settings (it plays from every card): write 'oracle'")
         try:
             bot = make_bot(name)
         except ValueError as error:

@@ -235,7 +235,14 @@ def _pct(value: float | None) -> str:
 
 
 def _ms(value: float | None) -> str:
-    return "-" if value is None else f"{value:.3g}"
+    # Three digits below 100 ms (0.0326); whole milliseconds above, never 1.74e+03.
+    if value is None:
+        return "-"
+    return f"{value:.3g}" if value < 100 else f"{value:,.0f}"
+
+
+def _plural(count: int, one: str, many: str) -> str:
+    return f"{count:,} {one if count == 1 else many}"
 
 
 def _print_tables(summary: dict[str, Any], console: Any = None) -> None:
@@ -258,9 +265,9 @@ def _print_tables(summary: dict[str, Any], console: Any = None) -> None:
             longest = max(len(f"{row['entry']}: {row['name']}") for row in summary["bots"])
             console = _Console(width=max(140, 124 + longest))
     title = (
-        f"{summary['rules']} rules, {summary['deals']} duplicate deals x 4 rotations = {summary['rounds']} rounds, "
-        f"{summary['matches']} completed matches, seed {summary['seed']}"
-        + (", bots by the clock" if summary.get("clock") else "")
+        f"{summary['rules']} rules, {_plural(summary['deals'], 'duplicate deal', 'duplicate deals')} x 4 rotations = "
+        f"{_plural(summary['rounds'], 'round', 'rounds')}, {_plural(summary['matches'], 'completed match', 'completed matches')}, "
+        f"seed {summary['seed']}" + (", bots by the clock" if summary.get("clock") else "")
     )
     columns: list[tuple[str, Any]] = [
         ("Δ/round", lambda row: _num(row["mean_delta"])),
@@ -295,12 +302,23 @@ def _print_tables(summary: dict[str, Any], console: Any = None) -> None:
             table(f"{heading}: play and time", rows, columns[4:]),
         ]
 
+    def emit(renderable: Any) -> None:
+        if console.is_terminal:
+            console.print(renderable)
+            return
+        # To a file or pipe: rich pads every line to the table's width; a file gets its lines
+        # without the trailing spaces.
+        with console.capture() as captured:
+            console.print(renderable)
+        lines = "\n".join(line.rstrip() for line in captured.get().splitlines())
+        console.print(lines, highlight=False, markup=False, soft_wrap=True)
+
     console.print(title, highlight=False)
     for printed in tables("per entry", [(f"{row['entry']}: {row['name']}", row) for row in summary["bots"]]):
-        console.print(printed)
+        emit(printed)
     for printed in tables("per bot", list(summary["by_name"].items())):
-        console.print(printed)
-    console.print(
+        emit(printed)
+    emit(
         "Δ is the change of the bot's own score per round dealt (a sit-out counts 0); "
         "negative is better. Δ vs others: the bot's Δ minus the mean Δ of the other entries."
     )

@@ -52,11 +52,14 @@ def register(subparsers: Any) -> None:
     parser.add_argument(
         "target",
         nargs="?",
+        metavar="{engine,server}",  # (a refusal named the argument by this, not "target")
         choices=["engine", "server"],
         default="engine",
         help="what to measure (default: engine)",
     )
-    parser.add_argument("--rules", default="classic", choices=sorted(PRESETS), help="rule set (default: classic)")
+    parser.add_argument(
+        "--rules", default="classic", type=str.lower, choices=sorted(PRESETS), help="rule set (default: classic)"
+    )
     parser.add_argument(
         "--seconds",
         type=float,

@@ -20,7 +20,9 @@ def register(subparsers: Any) -> None:
         description="Play a whole match between four random players and print it round by round: "
         "a quick look at the game and the record (--save) without playing.",
     )
-    parser.add_argument("--rules", default="classic", choices=sorted(PRESETS), help="rule set (default: classic)")
+    parser.add_argument(
+        "--rules", default="classic", type=str.lower, choices=sorted(PRESETS), help="rule set (default: classic)"
+    )
     parser.add_argument("--seed", type=int, default=None, help="random seed, for a reproducible match")
     parser.add_argument("--save", metavar="FILE", help="write the match record to FILE")
     parser.set_defaults(run=run)
