@@ -393,6 +393,29 @@ def test_a_since_older_than_the_kept_events_gets_a_snapshot(make_server: MakeSer
     run(scenario())
 
 
+def test_a_person_gone_before_the_match_started_is_stood_in_for_once_it_starts(make_server: MakeServer) -> None:
+    """Ana made a table and closed her tab; Bruno took its open seat later, the match started
+    and stood still for good at Ana's first decision: her seat was never marked away, since
+    only a drop during the match (or a restart) counted the time (found on the page)."""
+    server = make_server(away_after=0.5)
+
+    async def scenario() -> None:
+        ana = await GameClient.person(server, "ana")
+        table = (await ana.create(["you", "open", "easy", "easy"]))["id"]
+        await ana.close()
+        bruno = await GameClient.person(server, "bruno")
+        await bruno.join(table, seat=1)
+        away = await bruno.until(
+            lambda m: m["type"] == "table" and m["table"]["seats"][0]["away"], what="seat 0 marked away"
+        )
+        assert away["table"]["status"] == "playing" and away["table"]["seats"][0]["connected"] is False
+        # The match goes on past Ana's decisions, taken by her stand-in.
+        await bruno.play(random.Random("gone"), stop=lambda c: any(e.get("seat") == 0 for e in c.events.values()))
+        await bruno.close()
+
+    run(scenario())
+
+
 def test_a_bot_stands_in_after_a_drop_and_the_person_takes_the_seat_back(make_server: MakeServer) -> None:
     server = make_server(away_after=0.5)
 

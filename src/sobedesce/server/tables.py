@@ -880,6 +880,12 @@ class Tables:
             seats=[s.to_row() for s in room.seats],
             epoch=room.epoch,
         )
+        # A person not connected as it starts (gone since taking the seat, or a rematch's
+        # asker not there yet) is counted away from now, as one who drops during the match:
+        # else the match waited at their first decision for good.
+        for seat in room.people:
+            if not room.connected(seat):
+                self._schedule_away(room, seat)
         self._broadcast_table(room)
         self._drive(room)
 
