@@ -363,3 +363,30 @@ def test_play_resumed_keeps_the_bots_its_seats_are_named_after(
     assert "is played against random, random, random bots, and a resumed match keeps its bots" in error
     assert "leave out --bots easy" in error
     assert path.read_text(encoding="utf-8") == saved
+
+
+def test_play_resumed_keeps_tuned_bots_and_says_so_of_seats_without_a_level(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--bots random`` was accepted for seats named ``Bot 1 (expert:play_samples=5)`` (the
+    name was not read as a level), and a seat whose name carries no level was called hard."""
+    from sobedesce.core import Match, dumps_record
+
+    path = tmp_path / "st.json"
+    players = ["You", "Bot 1 (expert:play_samples=5)", "random#2", "Bot 3 (my.bots:MyBot)"]
+    path.write_text(dumps_record(Match("classic", players=players)) + "\n", encoding="utf-8")
+    error = refused(capsys, "play", "--speed", "0", "--resume", str(path), "--bots", "random")
+    assert "is played against expert:play_samples=5, any, my.bots:MyBot bots" in error, error
+    assert "a resumed match keeps its bots: leave out --bots random" in error
+    # The plug-in is not installed: said, naming the seat, not played by another bot.
+    error = refused(capsys, "play", "--speed", "0", "--resume", str(path))
+    assert f"cannot resume {path}: seat 3 is 'Bot 3 (my.bots:MyBot)': bot 'my.bots:MyBot'" in error, error
+
+
+def test_play_save_into_an_existing_dash_file_advises_a_resume_that_works(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    _saved_match(tmp_path / "-x.json")
+    error = refused(capsys, "play", "--speed", "0", "--save=-x.json")
+    assert "(to continue the match saved there, use --resume ./-x.json)" in error, error

@@ -11,6 +11,7 @@ import json
 import os
 import random
 import re
+import shlex
 import subprocess
 import sys
 from pathlib import Path
@@ -523,6 +524,51 @@ def test_bot_names_and_levels() -> None:
         resolve_bot("oracle")
 
 
+def test_a_tuned_or_plug_in_bot_is_read_back_from_its_seats_name() -> None:
+    """``Bot 1 (expert:play_samples=5)`` carried no level (only ``[\\w-]+`` was read), and a
+    resumed match gave the seat a plain hard bot under that name."""
+    assert level_of_name("Bot 1 (expert:play_samples=5)") == "expert:play_samples=5"
+    assert level_of_name("Bot 3 (my.bots:MyBot:mode=Fast)") == "my.bots:MyBot:mode=Fast"
+    assert level_of_name("Bot 2 (openspiel-ismcts)") == "openspiel-ismcts"
+    for name in ("Bot 1 (hard) ", "Bot 1 ()", "Bot 1 (two words)", "Bot 1 (hard)\n", "Ana (hard)"):
+        assert level_of_name(name) is None, name
+
+
+def _play_captured(monkeypatch: pytest.MonkeyPatch, *args: str) -> TableDriver:
+    """``sobedesce play ARGS`` in this process up to the table: the driver it would play."""
+    from sobedesce.cli.main import main
+    from sobedesce.terminal.app import TerminalTable
+
+    seen: list[TableDriver] = []
+
+    def run(table: TerminalTable) -> int:
+        seen.append(table.driver)
+        return 0
+
+    monkeypatch.setattr(TerminalTable, "run", run)
+    assert main(["play", "--speed", "0", *args]) == 0
+    return seen[0]
+
+
+def test_a_resumed_match_keeps_its_tuned_and_plug_in_bots(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Saved with ``--bots expert:play_samples=5`` (or a plug-in's class), resumed by plain
+    hard bots under those names, silently."""
+    (tmp_path / "my_table_bots.py").write_text(
+        "from sobedesce.bots import RandomBot\n\nclass MyBot(RandomBot):\n    name = 'mine'\n", encoding="utf-8"
+    )
+    monkeypatch.syspath_prepend(str(tmp_path))
+    path = tmp_path / "st.json"
+    spec = "expert:play_samples=5,my_table_bots:MyBot,random"
+    first = _play_captured(monkeypatch, "--bots", spec, "--seed", "1", "--save", str(path))
+    first.save()
+    names = ["You", "Bot 1 (expert:play_samples=5)", "Bot 2 (my_table_bots:MyBot)", "Bot 3 (random)"]
+    assert list(read_record(path.read_text(encoding="utf-8")).players or ()) == names
+    resumed = _play_captured(monkeypatch, "--resume", str(path), "--seed", "1")
+    assert resumed.bots[1].name == "strong" and resumed.bots[1].play_samples == 5
+    assert resumed.bots[2].name == "mine" and resumed.bots[3].name == "random"
+    assert resumed.names == names
+
+
 def test_the_view_is_the_only_source_of_the_screen() -> None:
     # Two matches that differ only in another seat's hidden cards draw the same screen.
     rng = random.Random(1)
@@ -815,6 +861,111 @@ def test_the_command_to_continue_can_be_copied_as_it_is(tmp_path: Path) -> None:
     out = stream.getvalue()
     assert f"Continue it with: sobedesce play --resume '{path}' --seed 7" in out, out[-300:]
     assert read_record(Path(path).read_text(encoding="utf-8")).rules.name == "classic"
+
+
+def test_a_file_whose_name_starts_with_a_dash_is_continued_by_a_command_that_works(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``--save=-x.json`` printed ``sobedesce play --resume -x.json``, which reads ``-x.json``
+    as an unknown option."""
+    monkeypatch.chdir(tmp_path)
+    driver = new_driver(seed=7, save_path="-x.json")
+    table, stream, _ = scripted_table(driver, lambda prompt, d: "quit")
+    assert table.run() == 0
+    command = stream.getvalue().split("Continue it with: ")[1].splitlines()[0]
+    assert command == "sobedesce play --resume ./-x.json --seed 7"
+    # The command, run as printed (in the folder it was printed in), continues the match.
+    resumed = subprocess.run(
+        [sys.executable, "-m", *shlex.split(command), "--speed", "0"],
+        input="quit\n",
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=tmp_path,
+    )
+    assert resumed.returncode == 0 and "Resumed ./-x.json" in resumed.stdout, resumed.stderr
+
+
+@pytest.mark.parametrize("umask", [0o022, 0o002, 0o077], ids=["022", "002", "077"])
+def test_saving_keeps_a_files_permissions_and_gives_a_new_file_the_usual_ones(tmp_path: Path, umask: int) -> None:
+    """Every save went through ``mkstemp``: a new record was ``600`` (the demo's and the
+    arena's ``644``), and a resumed file that was ``664`` became ``600``."""
+    path = tmp_path / "m.json"
+    old = os.umask(umask)
+    try:
+        save_atomically(str(path), "one")
+        assert path.stat().st_mode & 0o777 == 0o666 & ~umask
+        for mode in (0o664, 0o600, 0o640):
+            path.chmod(mode)
+            save_atomically(str(path), "two")
+            assert path.stat().st_mode & 0o777 == mode and path.read_text() == "two"
+    finally:
+        os.umask(old)
+    assert [p.name for p in tmp_path.iterdir()] == ["m.json"]
+
+
+class _FailingBot:
+    """A plug-in bot with a bug: ``how`` says what its decision does."""
+
+    name = "failing"
+
+    def __init__(self, how: str) -> None:
+        self.how = how
+
+    def act(self, view: Any, rng: random.Random) -> Any:
+        if self.how == "raises":
+            raise RuntimeError("boom\nat depth 3")
+        if self.how == "exits":
+            raise SystemExit(3)
+        if self.how == "ctrl-c":
+            raise KeyboardInterrupt
+        if self.how == "a word":
+            return "AS"
+        from sobedesce.core import SitOut
+
+        return SitOut()  # at the trump decision: illegal
+
+    def explain(self, view: Any, rng: random.Random) -> list[Any]:
+        return []
+
+
+@pytest.mark.parametrize(
+    ("how", "message"),
+    [
+        ("raises", "bot 'Bot 1 (mine)' (seat 1) raised RuntimeError: boom at depth 3"),
+        ("exits", "bot 'Bot 1 (mine)' (seat 1) raised SystemExit: 3"),
+        ("a word", "bot 'Bot 1 (mine)' (seat 1) broke the rules: returned 'AS', which is not an action"),
+        ("illegal", "bot 'Bot 1 (mine)' (seat 1) broke the rules: sit out is illegal: cannot sit now"),
+    ],
+)
+def test_a_bot_that_fails_ends_the_match_saved_with_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], how: str, message: str
+) -> None:
+    """A plug-in bot that raised, or answered with what is not an action or an illegal one,
+    ended the table with a traceback (the arena says which bot failed, in one line)."""
+    path = tmp_path / "m.json"
+    match = Match("classic", players=["Ana", "Bot 1 (mine)", "Bot 2 (random)", "Bot 3 (random)"])
+    bots = {1: _FailingBot(how), 2: make_bot("random"), 3: make_bot("random")}
+    # Seat 1 chooses trump in the first round with this seed: the bot fails at once.
+    driver = TableDriver(match, 0, bots, seed=2, save_path=str(path))
+    driver.deal()
+    assert driver.to_act == 1
+    table, stream, _ = scripted_table(driver, first_legal)
+    assert table.run() == 1
+    err = capsys.readouterr().err
+    assert err.startswith(f"sobedesce play: error: {message}") and err.count("\n") == 1, err
+    out = stream.getvalue()
+    assert "Traceback" not in out and f"Continue it with: sobedesce play --resume {path} --seed 2" in out, out[-300:]
+    assert dumps_record(read_record(path.read_text(encoding="utf-8"))) == dumps_record(driver.match)
+
+
+def test_ctrl_c_while_a_bot_decides_is_not_taken_for_its_failure(tmp_path: Path) -> None:
+    match = Match("classic", players=list(NAMES))
+    bots = {1: _FailingBot("ctrl-c"), 2: make_bot("random"), 3: make_bot("random")}
+    driver = TableDriver(match, 0, bots, seed=2)
+    driver.deal()
+    table, stream, _ = scripted_table(driver, first_legal)
+    assert table.run() == 130 and "Interrupted." in stream.getvalue()
 
 
 @pytest.mark.parametrize("back", [True, False], ids=["folder back", "folder gone"])

@@ -290,6 +290,31 @@ def test_ctrl_d_saves_and_exits_cleanly(tmp_path: Path) -> None:
     assert read_record(path.read_text(encoding="utf-8")).rounds
 
 
+def test_a_bot_that_fails_ends_the_match_saved_without_a_traceback(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A plug-in bot whose ``act`` raised ended the table with a Python traceback."""
+    (tmp_path / "failing_e2e_bot.py").write_text(
+        "class Failing:\n"
+        "    name = 'failing'\n"
+        "    def act(self, view, rng):\n"
+        "        raise RuntimeError('boom')\n"
+        "    def explain(self, view, rng):\n"
+        "        return []\n",
+        encoding="utf-8",
+    )
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join(filter(None, [str(tmp_path), os.environ.get("PYTHONPATH")])))
+    path = tmp_path / "f.json"
+    # Seed 2: seat 1, a bot's, chooses trump first.
+    child = spawn("--seed", "2", "--bots", "failing_e2e_bot:Failing", "--speed", "0", "--save", str(path))
+    child.expect(r"sobedesce play: error: bot 'Bot 1 \(failing_e2e_bot:Failing\)' \(seat 1\) raised RuntimeError: boom")
+    child.expect(r"Continue it with: sobedesce play --resume \S+ --seed 2")
+    child.expect(pexpect.EOF)
+    assert "Traceback" not in (child.before or "")
+    assert child.wait() == 1
+    assert read_record(path.read_text(encoding="utf-8")).rounds, "saved as it stood"
+
+
 # -- windows smaller than 80x24 ---------------------------------------------------------------
 
 CLEAR = "\x1b[2J"

@@ -156,7 +156,7 @@ def run(args: argparse.Namespace) -> int:
 
     from sobedesce.bots import bot_key
     from sobedesce.terminal import TableDriver, bot_label, level_of_name, resolve_bot
-    from sobedesce.terminal.app import TerminalTable
+    from sobedesce.terminal.app import TerminalTable, shell_path
 
     from .replay import load
 
@@ -178,7 +178,7 @@ def run(args: argparse.Namespace) -> int:
         if args.resume is not None:
             advice = f"without --save the match is saved on into {args.resume}"
         else:
-            advice = f"to continue the match saved there, use --resume {args.save}"
+            advice = f"to continue the match saved there, use --resume {shell_path(args.save)}"
         problem = save_problem(args.save, advice=advice, same_as=args.resume)
         if problem is not None:
             return fail(problem)
@@ -218,7 +218,8 @@ def run(args: argparse.Namespace) -> int:
             # A seat named "Bot 1 (hard)" is played by hard bots: another level would play under
             # a name that says otherwise, and the next --resume would silently go back to it.
             if any(level is not None and bot_key(name) != level for name, level in zip(asked, saved, strict=True)):
-                kept = ", ".join(level or DEFAULT_BOTS for level in saved)
+                # A seat whose name carries no level is not called "hard": --bots chooses its bot.
+                kept = ", ".join(level or "any" for level in saved)
                 return fail(
                     f"{args.resume} is played against {kept} bots, and a resumed match keeps its bots:"
                     f" leave out --bots {args.bots}"
@@ -249,6 +250,11 @@ def run(args: argparse.Namespace) -> int:
             # their sample budgets, not by the clock.
             level, bot = resolve_bot(name, timed=seed is None)
         except ValueError as error:
+            seat = (human + i) % 4
+            if args.resume and match.players is not None and level_of_name(match.players[seat]) is not None:
+                # The bot a seat's name gives (a plug-in no longer installed, say), read as
+                # --bots reads it: never replaced by another under that name.
+                return fail(f"cannot resume {args.resume}: seat {seat} is {match.players[seat]!r}: {error}")
             return fail(str(error))
         bots[(human + i) % 4] = bot
         used.append(level)

@@ -28,7 +28,7 @@ import os
 import random
 import re
 import secrets
-import tempfile
+import stat
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -55,6 +55,7 @@ from sobedesce.core import (
 
 __all__ = [
     "HINT_BOTS",
+    "BotError",
     "Event",
     "TableDriver",
     "bot_label",
@@ -81,6 +82,15 @@ def resolve_bot(name: str, timed: bool = True) -> tuple[str, Bot]:
     return key, make_bot(key, timed=timed)
 
 
+def _text(value: object, how: Any = repr) -> str:
+    """``how(value)`` on one line, or the plain ``object`` repr when the value's own method
+    raises: a bot's answer or error is described in a message, never allowed to raise again."""
+    try:
+        return " ".join(str(how(value)).split())
+    except Exception:
+        return object.__repr__(value)
+
+
 def _finished_tricks(current: Round) -> int:
     """How many tricks of ``current`` are complete."""
     return sum(current.trick_winner(number) is not None for number in range(len(current.leaders)))
@@ -91,22 +101,50 @@ def bot_label(number: int, level: str) -> str:
     return f"Bot {number} ({level})"
 
 
-_BOT_NAME = re.compile(r"^Bot \d+ \((?P<level>[\w-]+)\)$")
+# The bot in the parentheses is written as ``--bots`` takes it: a level or bot name, perhaps
+# with settings (``expert:play_samples=5``) or a plug-in's ``package.module:ClassName``.  The
+# name was once only ``[\w-]+``: a tuned bot's or a plug-in's seat then carried no level, and a
+# resumed match gave it plain hard bots under its name.
+_BOT_NAME = re.compile(r"Bot \d+ \((?P<level>[\w.-]+(?::.*)?)\)")
 
 
 def level_of_name(name: str) -> str | None:
-    """The level in a bot's player name (``Bot 2 (hard)`` → ``hard``), else ``None``."""
-    found = _BOT_NAME.match(name)
+    """The level in a bot's player name (``Bot 2 (hard)`` → ``hard``, ``Bot 1
+    (expert:play_samples=5)`` → ``expert:play_samples=5``), else ``None``."""
+    found = _BOT_NAME.fullmatch(name)
     return found.group("level") if found else None
+
+
+class BotError(Exception):
+    """A bot failed at its decision: it raised, or answered with what is not an action, or
+    with an illegal one.  The message names the seat's player and the failure, in one line."""
 
 
 def save_atomically(path: str, text: str) -> None:
     """Write ``text`` to ``path`` through a temporary file and ``os.replace``: a crash leaves
-    either the old file or the new one, never half of one."""
+    either the old file or the new one, never half of one.
+
+    The file keeps its permissions; a new one gets the usual ones (``0o666`` less the umask),
+    as every other record the program writes.  (``tempfile.mkstemp`` made every save ``600``.)"""
     folder = os.path.dirname(os.path.abspath(path))
-    handle, temp = tempfile.mkstemp(prefix=".sobedesce-", suffix=".tmp", dir=folder)
+    try:
+        keep: int | None = stat.S_IMODE(os.stat(path).st_mode)
+    except OSError:
+        keep = None  # a new file
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
+    for _ in range(100):
+        temp = os.path.join(folder, f".sobedesce-{secrets.token_hex(6)}.tmp")
+        try:
+            handle = os.open(temp, flags, 0o666)  # the umask applies, as to any new file
+        except FileExistsError:
+            continue
+        break
+    else:
+        raise FileExistsError(f"no free temporary file name in {folder}")
     try:
         with os.fdopen(handle, "w", encoding="utf-8") as stream:
+            if keep is not None:  # before a byte is written: a private record is never readable
+                os.chmod(temp, keep)
             stream.write(text)
             stream.flush()
             os.fsync(stream.fileno())
@@ -327,22 +365,40 @@ class TableDriver:
         The bot is handed the seat's view only; nothing changes, so a server may work it out away
         from the table's writer and then :meth:`play` it.
         """
+        seat, bot = self._bot_to_act(stand_in)
+        rng = random.Random(self._rng_seed("bot"))
+        return bot.act(seat_view(self.match, seat), rng)  # type: ignore[no-any-return]
+
+    def _bot_to_act(self, stand_in: Any) -> tuple[int, Any]:
         seat = self.to_act
         if seat is None:
             raise IllegalActionError("no decision is due")
         bot = self.bots.get(seat, stand_in)
         if bot is None:
             raise IllegalActionError("it is not a bot's turn")
-        rng = random.Random(self._rng_seed("bot"))
-        return bot.act(seat_view(self.match, seat), rng)  # type: ignore[no-any-return]
+        return seat, bot
 
     def play_bot(self, stand_in: Any = None) -> list[Event]:
         """Let the bot to act (or ``stand_in`` at a person's seat) take its decision."""
         if self.status != "bot" and stand_in is None:
             raise IllegalActionError("it is not a bot's turn")
-        seat = self.to_act
-        assert seat is not None
-        return self._apply(seat, self.bot_action(stand_in))
+        seat, bot = self._bot_to_act(stand_in)
+        view = seat_view(self.match, seat)
+        rng = random.Random(self._rng_seed("bot"))
+        # A bot that fails (a plug-in's bug) raises :class:`BotError` naming it, never its own
+        # exception: the frontend ends the match cleanly, saved as it stood.  Only the bot's
+        # own call and its answer are judged here; our code's errors stay errors.
+        who = f"bot {self.names[seat]!r} (seat {seat})"
+        try:
+            action = bot.act(view, rng)
+        except (Exception, SystemExit) as error:  # SystemExit too: sys.exit() in a bot
+            raise BotError(f"{who} raised {type(error).__name__}: {_text(error, str)}") from None
+        if not isinstance(action, Action):
+            raise BotError(f"{who} broke the rules: returned {_text(action)}, which is not an action")
+        try:
+            return self._apply(seat, action)
+        except IllegalActionError as error:  # refused before anything changed
+            raise BotError(f"{who} broke the rules: {_text(action, str)} is illegal: {error.reason}") from None
 
     def play_human(self, action: Action, seat: int | None = None) -> list[Event]:
         """The decision of the person at ``seat`` (by default the only person); raises

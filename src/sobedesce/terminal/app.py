@@ -25,6 +25,7 @@ from rich.text import Text
 
 from sobedesce.core import Exchange, IllegalActionError, Phase, Play
 from sobedesce.table import Event, TableDriver
+from sobedesce.table.driver import BotError
 
 from .inputs import COMMANDS, Command, InputError, echo, parse_input
 from .lineedit import LineEditor
@@ -334,6 +335,12 @@ def console_reader(console: Console) -> Callable[[str], str]:
     return _ConsoleReader(console, fd)
 
 
+def shell_path(path: str) -> str:
+    """``path`` as a command to copy writes it: quoted for the shell, and after ``./`` when it
+    starts with ``-`` (``--resume -x.json`` is read as an unknown option, ``./-x.json`` is not)."""
+    return shlex.quote(os.path.join(".", path) if path.startswith("-") else path)
+
+
 class _Quit(Exception):
     """The person typed ``quit``."""
 
@@ -408,6 +415,12 @@ class TerminalTable:
         except EOFError:
             self._leave("End of input: you leave the table.")
             return self._unsaved()
+        except BotError as error:
+            # A bot that fails ends the match as it ends an arena's run: one line naming the
+            # bot and the failure, the match saved as it stood, status 1, no traceback.
+            print(f"sobedesce play: error: {error}", file=sys.stderr)
+            self._leave("The match stops: a bot failed.")
+            return 1
         except KeyboardInterrupt:
             self._leave("Interrupted.")
             return 130
@@ -438,7 +451,7 @@ class TerminalTable:
             )
         elif path and self.driver.status == "over":  # nothing to continue: how to replay it
             self.console.print(
-                f"{why} The match is over and saved in {path}; replay it with: sobedesce replay {shlex.quote(path)}",
+                f"{why} The match is over and saved in {path}; replay it with: sobedesce replay {shell_path(path)}",
                 markup=False,
                 highlight=False,
                 soft_wrap=True,
@@ -447,7 +460,7 @@ class TerminalTable:
             self.console.print(f"{why} The match is saved in {path}.", markup=False, highlight=False, soft_wrap=True)
             # A command to copy as it is: the path quoted for the shell, and the seed given
             # again, without which the next deals would no longer be the seeded ones.
-            again = f"sobedesce play --resume {shlex.quote(path)}"
+            again = f"sobedesce play --resume {shell_path(path)}"
             if self.driver.seed is not None:
                 again += f" --seed {self.driver.seed}"
             self.console.print(f"Continue it with: {again}", markup=False, highlight=False, soft_wrap=True)
@@ -713,7 +726,7 @@ class TerminalTable:
             elif driver.save_path:
                 # A command to copy: on a line of its own, cut only where the window's edge is
                 # (not at its spaces), as the terminal would wrap it.
-                command = f"sobedesce replay {shlex.quote(driver.save_path)}"
+                command = f"sobedesce replay {shell_path(driver.save_path)}"
                 blocks.append(
                     [Text("The record is saved; replay it with:"), *(Text(part) for part in chop_cells(command, width))]
                 )
