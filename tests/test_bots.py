@@ -230,6 +230,10 @@ def test_explain_legal_and_best_first(name: str, rules: str) -> None:
         legal = list(view.legal_actions)
         for option in options:
             assert option.action in legal
+        if view.phase == Phase.TRUMP:
+            # The note said "Clubs as trump" beside the action that says as much (the page
+            # showed "Name ♣ Clubs as trump (♣ Clubs as trump)").
+            assert [o.note for o in options] == [""] * len(options)
         deltas = [o.expected_delta for o in options]
         if name == "basic":
             assert deltas == sorted(deltas)

@@ -264,6 +264,30 @@ def test_reload_and_reconnect(browser: Browser, server: str) -> None:
     page.context.close()
 
 
+def test_the_cards_picked_to_exchange_stay_marked_while_the_connection_is_down(browser: Browser, server: str) -> None:
+    # Picked, then the server went away: the hand showed none picked (drawn as not this seat's
+    # turn) until it came back, and a player would think the choice lost.
+    page = new_page(browser, viewport={"width": 1280, "height": 900})
+    page.goto(server)
+    register(page, person())
+    quick_match(page, "classic")
+    while not (wait_for_turn(page) == "mine" and phase(page) == "exchange"):
+        decide(page)
+    page.locator("#hand .card").nth(0).click()
+    page.locator("#hand .card").nth(1).click()
+    picked = page.locator("#hand .card.picked")
+    expect(picked).to_have_count(2)
+    page.context.set_offline(True)
+    page.evaluate("window.sobedesce.drop()")
+    expect(page.locator("#conn")).to_have_attribute("data-status", "reconnecting")
+    expect(picked).to_have_count(2)
+    expect(picked.first).to_have_attribute("aria-pressed", "true")
+    page.context.set_offline(False)
+    expect(page.locator("#conn")).to_have_attribute("data-status", "open")
+    expect(picked).to_have_count(2)
+    page.context.close()
+
+
 def test_a_name_chosen_before_the_connection_opens_is_not_lost(browser: Browser, server: str) -> None:
     # A slow machine or network: the name is submitted while the socket is not open.  It
     # used to be dropped without a word (the button did nothing); now it waits and goes out
@@ -998,6 +1022,10 @@ def test_name_rules_as_the_server_keeps_them(browser: Browser, server: str) -> N
         page.fill("#name", long)
         page.click("#name-form button[type=submit]")
         expect(page.locator("#name-form .problem")).to_have_text("A name has at most 24 characters.")
+    # A zero-width space is no control character: the message said only "control characters".
+    page.fill("#name", "Zero\u200bWidth")
+    page.click("#name-form button[type=submit]")
+    expect(page.locator("#name-form .problem")).to_have_text("A name may not hold control or invisible characters.")
     emoji = f"{random.randrange(10**6):06d}" + "\U0001f0a1" * 18
     page.fill("#name", emoji)
     assert page.input_value("#name") == emoji
@@ -1467,6 +1495,26 @@ def test_the_table_fits_1280x800_at_its_tallest(browser: Browser, server: str) -
     )
     assert heights[0] <= 2.2 * heights[1], heights
     # The name may be cut short, "(you)" never: the person sees which seat is theirs.
+    assert seat.evaluate(YOU_SEEN) == "seen"
+    page.context.close()
+
+
+def test_a_long_name_is_cut_short_on_ones_own_seat_on_a_phone(browser: Browser, server: str) -> None:
+    # Cut short beside the hand only on a wide screen: on a phone the name ran over two lines,
+    # cut mid-word ("▶ WWW…W29", "2W"), then "(you)".
+    name = f"W{random.randrange(10**6):06d}" + "W" * 17
+    page = new_page(browser, viewport={"width": 390, "height": 844}, has_touch=True)
+    page.goto(server)
+    register(page, name)
+    quick_match(page, "classic")
+    assert wait_for_turn(page) == "mine"
+    seat = page.locator(".seat.me")
+    expect(seat.locator(".name")).to_have_attribute("title", f"{name} (you)")
+    heights = seat.evaluate(
+        "e => [e.querySelector('.seat-head').getBoundingClientRect().height,"
+        " parseFloat(getComputedStyle(e.querySelector('.seat-head')).lineHeight) || 19.2]"
+    )
+    assert heights[0] <= 2.2 * heights[1], heights
     assert seat.evaluate(YOU_SEEN) == "seen"
     page.context.close()
 

@@ -25,7 +25,7 @@ import math
 import random
 
 from sobedesce.core import SIT_OUT, TURN_UP, Action, Exchange, NameTrump, Phase, Play, SeatView
-from sobedesce.core.cards import CARDS, SUIT_MASKS, Suit
+from sobedesce.core.cards import CARDS, SUIT_MASKS
 from sobedesce.core.logic import SUIT_OF, trick_winner
 
 from ._eval import (
@@ -141,10 +141,8 @@ class BasicBot:
         rules = view.rules
         if view.phase == Phase.TRUMP:
             scores = self._trump_scores(view)
-            return [
-                Option(trump_action(o), d, "turn up the 13th card" if o == 4 else f"{Suit(o).title} as trump")
-                for d, o in scores
-            ]
+            # No note: "Clubs as trump" only said again what the option's action says.
+            return [Option(trump_action(o), d) for d, o in scores]
         if view.phase == Phase.EXCHANGE:
             assert view.trump is not None
             trump = int(view.trump)

@@ -53,7 +53,6 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from sobedesce.core import SIT_OUT, Action, Phase, Play, SeatView
-from sobedesce.core.cards import Suit
 
 from ._search import (
     FIRST_LEAD_OVERSAMPLE,
@@ -206,12 +205,7 @@ class StrongBot:
         values = means.values()
         ranked = sorted(values.items(), key=lambda item: item[1][1])
         return [
-            Option(
-                trump_action(o),
-                v[0],
-                "turn up the 13th card" if o == 4 else f"{Suit(o).title} as trump",
-                v[1],
-            )
+            Option(trump_action(o), v[0], "", v[1])  # no note: it said the action again
             for o, v in ranked
         ]
 

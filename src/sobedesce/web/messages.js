@@ -5,7 +5,6 @@
 import { cardText, suitText } from "./cards.js";
 import { num, t } from "./i18n.js";
 
-const SUIT_TITLES = { Spades: "S", Hearts: "H", Diamonds: "D", Clubs: "C" };
 const CARDS = /^(?:[AKQJ2-7][SHDC] ?)+$/;
 const cards = (text) => text.split(" ").map(cardText).join(" ");
 
@@ -115,8 +114,6 @@ export function errorText({ code, message = "", retry_after: retryAfter }) {
 const NOTES = [
   [/^discard (\d+)$/, (m) => t("note_discard", { n: m[1] })],
   [/^sit out: the score stays$/, () => t("note_sit_out")],
-  [/^(Spades|Hearts|Diamonds|Clubs) as trump$/, (m) => t("note_trump", { suit: suitText(SUIT_TITLES[m[1]]) })],
-  [/^turn up the 13th card$/, () => t("note_turn")],
   [/^keep the best (\d+), expect (\d+(?:\.\d+)?) tricks$/, (m) => t("note_keep_best", { n: m[1], x: num(Number(m[2])) })],
 ];
 

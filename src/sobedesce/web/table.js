@@ -527,15 +527,18 @@ function handRow(table, turn) {
   if (table.seat === null || !state?.hand) return null;
   const playing = turn && state.phase === "play";
   const exchanging = turn && state.phase === "exchange";
+  // The cards picked to discard stay marked while nothing can be sent (the connection down,
+  // the others' cards being shown): they went blank, and a player thought the choice lost.
+  const choosing = myTurn(table) && state.phase === "exchange";
   return h(
     "div",
     { class: `hand${online() ? "" : " offline"}`, id: "hand", role: "group", "aria-label": t("hand") },
     state.hand.map((card) => {
       const legal = playing && state.legal.includes(card);
-      const picked = exchanging && table.selected.has(card);
+      const picked = choosing && table.selected.has(card);
       let label = cardName(card);
       if (playing) label += `, ${legal ? t("legal") : t("not_playable")}`;
-      if (exchanging) label += picked ? `, ${t("discarded")}` : "";
+      if (choosing) label += picked ? `, ${t("discarded")}` : "";
       return cardFace(card, {
         tag: "button",
         type: "button",
@@ -543,7 +546,7 @@ function handRow(table, turn) {
         label,
         "data-key": `hand-${card}`,
         "aria-disabled": (playing && !legal) || (!playing && !exchanging) ? "true" : null,
-        "aria-pressed": exchanging ? String(picked) : null,
+        "aria-pressed": choosing ? String(picked) : null,
         onclick: () => clickCard(table, card, turn),
       });
     }),
