@@ -126,6 +126,12 @@ def decide(page: Page) -> str:
     return current
 
 
+def decide_until(page: Page, wanted: str) -> None:
+    """Decide (as :func:`decide`) until it is this page's turn in the phase ``wanted``."""
+    while not (wait_for_turn(page) == "mine" and phase(page) == wanted):
+        decide(page)
+
+
 def screenshot(page: Page, name: str) -> None:
     SCREENSHOTS.mkdir(exist_ok=True)
     page.screenshot(path=str(SCREENSHOTS / name), full_page=True)

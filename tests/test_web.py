@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 from axe_playwright_python.sync_playwright import Axe
-from playwright.sync_api import Browser, Page, expect, sync_playwright
+from playwright.sync_api import Browser, Locator, Page, expect, sync_playwright
 from websockets.sync.client import connect
 
 from conftest_web import (
@@ -27,6 +27,7 @@ from conftest_web import (
     TIMEOUT_MS,
     chromium_path,
     decide,
+    decide_until,
     hand,
     new_page,
     phase,
@@ -233,12 +234,8 @@ def test_exchange_illegal_card_and_forced_play(browser: Browser, server: str) ->
 
 
 def test_reload_and_reconnect(browser: Browser, server: str) -> None:
-    page = new_page(browser, viewport={"width": 1280, "height": 900})
-    page.goto(server)
-    register(page, person())
-    quick_match(page, "classic")
-    while not (wait_for_turn(page) == "mine" and phase(page) == "play"):
-        decide(page)
+    page = _at_a_quick_match(browser, server, 1280, 900)
+    decide_until(page, "play")
     seat = page.evaluate("window.sobedesce.state.seat")
     cards = hand(page)
     page.reload()
@@ -267,12 +264,8 @@ def test_reload_and_reconnect(browser: Browser, server: str) -> None:
 def test_the_cards_picked_to_exchange_stay_marked_while_the_connection_is_down(browser: Browser, server: str) -> None:
     # Picked, then the server went away: the hand showed none picked (drawn as not this seat's
     # turn) until it came back, and a player would think the choice lost.
-    page = new_page(browser, viewport={"width": 1280, "height": 900})
-    page.goto(server)
-    register(page, person())
-    quick_match(page, "classic")
-    while not (wait_for_turn(page) == "mine" and phase(page) == "exchange"):
-        decide(page)
+    page = _at_a_quick_match(browser, server, 1280, 900)
+    decide_until(page, "exchange")
     page.locator("#hand .card").nth(0).click()
     page.locator("#hand .card").nth(1).click()
     picked = page.locator("#hand .card.picked")
@@ -476,8 +469,7 @@ def test_accessibility_of_lobby_and_table(browser: Browser, server: str) -> None
     register(page, person())
     assert _serious_violations(page) == []
     quick_match(page, "classic")
-    while not (wait_for_turn(page) == "mine" and phase(page) == "play"):
-        decide(page)
+    decide_until(page, "play")
     assert _serious_violations(page) == []
     page.click("[data-key=scores]")
     expect(page.locator("#dialog")).to_be_visible()
@@ -563,6 +555,19 @@ def _at_a_quick_match(browser: Browser, server: str, width: int, height: int, **
     register(page, person())
     quick_match(page, "classic")
     return page
+
+
+def _long_named_at_a_quick_match(
+    browser: Browser, server: str, width: int, height: int, **options: Any
+) -> tuple[Page, str]:
+    """As :func:`_at_a_quick_match`, for a new person with a name of 24 wide letters, the most
+    allowed: the page and the name."""
+    name = f"W{random.randrange(10**6):06d}" + "W" * 17
+    page = new_page(browser, viewport={"width": width, "height": height}, **options)
+    page.goto(server)
+    register(page, name)
+    quick_match(page, "classic")
+    return page, name
 
 
 @pytest.mark.parametrize("size", [(1280, 800), (390, 844)], ids=["desktop", "phone"])
@@ -1368,11 +1373,7 @@ def test_the_final_scores_of_a_long_name_fit_a_phone(browser: Browser, server: s
     # The match's end summary scrolled inside itself on a phone: a 24-letter name was broken
     # into five lines (the Portuguese headers taking the width), pushing "New match" out of
     # the box, and as a winner it did not break at all and stuck out sideways.
-    name = f"W{random.randrange(10**6):06d}" + "W" * 17
-    page = new_page(browser, viewport={"width": 390, "height": 844}, has_touch=True)
-    page.goto(server)
-    register(page, name)
-    quick_match(page, "classic")
+    page, name = _long_named_at_a_quick_match(browser, server, 390, 844, has_touch=True)
     play_to_the_end(page)
     over = page.locator("#match-over")
     expect(over).to_be_visible()
@@ -1451,13 +1452,8 @@ def test_the_table_fits_1280x800_at_its_tallest(browser: Browser, server: str) -
     # name long enough that the dealer chip and the turn mark took lines of their own in the
     # seat beside the hand made the page taller than 800 px.  A problem line ("Not allowed…",
     # "Not connected — reconnecting…") appearing pushed the hand down under the pointer.
-    name = f"W{random.randrange(10**6):06d}" + "W" * 17
-    page = new_page(browser, viewport={"width": 1280, "height": 800})
-    page.goto(server)
-    register(page, name)
-    quick_match(page, "classic")
-    while not (wait_for_turn(page) == "mine" and phase(page) == "exchange"):
-        decide(page)
+    page, name = _long_named_at_a_quick_match(browser, server, 1280, 800)
+    decide_until(page, "exchange")
     page.evaluate(WORST_EXCHANGE)
     expect(page.locator(".trump-box .card[data-card='5H']")).to_be_visible()
     expect(page.locator("#sit-out-reason")).to_contain_text("Hearts are trump")
@@ -1487,35 +1483,28 @@ def test_the_table_fits_1280x800_at_its_tallest(browser: Browser, server: str) -
     expect(page.locator("main .notice")).to_have_count(0)
     expect(page.locator("#hand .card").first).to_be_focused()
     # The seat's name whole in its title, its dealer chip and turn mark on no line of their own.
-    seat = page.locator(".seat.pos-bottom")
+    _own_long_name_cut_short(page.locator(".seat.pos-bottom"), name)
+    page.context.close()
+
+
+def _own_long_name_cut_short(seat: Locator, name: str) -> None:
+    """One's own seat with a long ``name``: whole in its title, drawn on one line and "(you)"
+    on the next. The name may be cut short, "(you)" never: the person sees which seat is theirs."""
     expect(seat.locator(".name")).to_have_attribute("title", f"{name} (you)")
     heights = seat.evaluate(
         "e => [e.querySelector('.seat-head').getBoundingClientRect().height,"
         " parseFloat(getComputedStyle(e.querySelector('.seat-head')).lineHeight) || 19.2]"
     )
     assert heights[0] <= 2.2 * heights[1], heights
-    # The name may be cut short, "(you)" never: the person sees which seat is theirs.
     assert seat.evaluate(YOU_SEEN) == "seen"
-    page.context.close()
 
 
 def test_a_long_name_is_cut_short_on_ones_own_seat_on_a_phone(browser: Browser, server: str) -> None:
     # Cut short beside the hand only on a wide screen: on a phone the name ran over two lines,
     # cut mid-word ("▶ WWW…W29", "2W"), then "(you)".
-    name = f"W{random.randrange(10**6):06d}" + "W" * 17
-    page = new_page(browser, viewport={"width": 390, "height": 844}, has_touch=True)
-    page.goto(server)
-    register(page, name)
-    quick_match(page, "classic")
+    page, name = _long_named_at_a_quick_match(browser, server, 390, 844, has_touch=True)
     assert wait_for_turn(page) == "mine"
-    seat = page.locator(".seat.me")
-    expect(seat.locator(".name")).to_have_attribute("title", f"{name} (you)")
-    heights = seat.evaluate(
-        "e => [e.querySelector('.seat-head').getBoundingClientRect().height,"
-        " parseFloat(getComputedStyle(e.querySelector('.seat-head')).lineHeight) || 19.2]"
-    )
-    assert heights[0] <= 2.2 * heights[1], heights
-    assert seat.evaluate(YOU_SEEN) == "seen"
+    _own_long_name_cut_short(page.locator(".seat.me"), name)
     page.context.close()
 
 
