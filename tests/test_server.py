@@ -322,15 +322,20 @@ def _keys(value: Any) -> Iterator[str]:
 # -- coming back ----------------------------------------------------------------------------
 
 
+async def _person_at_a_quick_match(server: ServerProcess, label: str) -> tuple[GameClient, str]:
+    """A new person at a quick match (classic rules, easy bots), and the table's id."""
+    person = await GameClient.person(server, label)
+    await person.quick("classic", "easy")
+    assert person.table is not None
+    return person, person.table
+
+
 def test_reconnecting_mid_trick_resumes_from_the_last_event(make_server: MakeServer) -> None:
     server = make_server()
 
     async def scenario() -> None:
         rng = random.Random("resume")
-        first = await GameClient.person(server, "ana")
-        await first.quick("classic", "easy")
-        table = first.table
-        assert table is not None
+        first, table = await _person_at_a_quick_match(server, "ana")
         await first.play(rng, stop=mid_trick)
         v0, state0 = first.v, first.state
         assert v0 is not None and state0 is not None and v0 >= 6
@@ -421,10 +426,7 @@ def test_a_bot_stands_in_after_a_drop_and_the_person_takes_the_seat_back(make_se
 
     async def scenario() -> None:
         rng = random.Random("away")
-        person = await GameClient.person(server, "ana")
-        await person.quick("classic", "easy")
-        table = person.table
-        assert table is not None
+        person, table = await _person_at_a_quick_match(server, "ana")
         watcher = await GameClient.person(server, "eve")
         await watcher.watch(table)
         await person.play(rng, stop=lambda c: c.my_turn)
@@ -1198,10 +1200,7 @@ def test_leaving_a_match_in_one_tab_leaves_the_seat_to_the_other_tab(make_server
 
     async def scenario() -> None:
         rng = random.Random("two tabs")
-        tab = await GameClient.person(server, "ana")
-        await tab.quick("classic", "easy")
-        table = tab.table
-        assert table is not None
+        tab, table = await _person_at_a_quick_match(server, "ana")
         other_tab = await GameClient.person(server, "ana 2", token=tab.token)
         assert (await other_tab.join(table))["seat"] == 0
         watcher = await GameClient.person(server, "eve")
