@@ -365,26 +365,25 @@ class TableDriver:
         The bot is handed the seat's view only; nothing changes, so a server may work it out away
         from the table's writer and then :meth:`play` it.
         """
-        seat, bot = self._bot_to_act(stand_in)
-        rng = random.Random(self._rng_seed("bot"))
-        return bot.act(seat_view(self.match, seat), rng)  # type: ignore[no-any-return]
+        _seat, bot, view, rng = self._bot_to_act(stand_in)
+        return bot.act(view, rng)  # type: ignore[no-any-return]
 
-    def _bot_to_act(self, stand_in: Any) -> tuple[int, Any]:
+    def _bot_to_act(self, stand_in: Any) -> tuple[int, Any, SeatView, random.Random]:
+        """The seat to act, its bot (or ``stand_in``), and what the bot is handed: the seat's
+        view and its generator for this decision."""
         seat = self.to_act
         if seat is None:
             raise IllegalActionError("no decision is due")
         bot = self.bots.get(seat, stand_in)
         if bot is None:
             raise IllegalActionError("it is not a bot's turn")
-        return seat, bot
+        return seat, bot, seat_view(self.match, seat), random.Random(self._rng_seed("bot"))
 
     def play_bot(self, stand_in: Any = None) -> list[Event]:
         """Let the bot to act (or ``stand_in`` at a person's seat) take its decision."""
         if self.status != "bot" and stand_in is None:
             raise IllegalActionError("it is not a bot's turn")
-        seat, bot = self._bot_to_act(stand_in)
-        view = seat_view(self.match, seat)
-        rng = random.Random(self._rng_seed("bot"))
+        seat, bot, view, rng = self._bot_to_act(stand_in)
         # A bot that fails (a plug-in's bug) raises :class:`BotError` naming it, never its own
         # exception: the frontend ends the match cleanly, saved as it stood.  Only the bot's
         # own call and its answer are judged here; our code's errors stay errors.
