@@ -360,18 +360,12 @@ class Tables:
                         else:
                             await self.write(self.store.append_decisions, table_id, [(seq, data)], version)
                     except Exception as error:
-                        if not future.done():
-                            future.set_exception(error)
+                        _settle(future, error)
                     else:
-                        if not future.done():
-                            future.set_result(None)
+                        _settle(future)
             else:
-                # A waiter cancelled meanwhile (a table dropped as its lease moved, a closing
-                # server) has its future cancelled: setting it raised, and every later table of
-                # the batch waited for good, holding its lock.
                 for *_, future in batch:
-                    if not future.done():
-                        future.set_result(None)
+                    _settle(future)
 
     async def read(self, function: Callable[..., T], *args: Any, **kwargs: Any) -> T:
         return await asyncio.to_thread(function, *args, **kwargs)
@@ -392,8 +386,7 @@ class Tables:
         if row.status == "playing":
             decisions = await self.read(self.store.decisions, row.id)
             self._replay(room, decisions)
-            for seat in room.people:
-                self._schedule_away(room, seat)
+            self._count_the_absent_away(room)
         self.rooms[room.id] = room
         if room.status == "open":
             self._schedule_close(room)
@@ -829,6 +822,14 @@ class Tables:
 
     # -- presence ---------------------------------------------------------------------
 
+    def _count_the_absent_away(self, room: Room) -> None:
+        """Every person of a match in play not connected now (a table taken on after a restart,
+        a match starting) is played for by a bot once ``away_after`` has passed, as one who
+        drops during the match."""
+        for seat in room.people:
+            if not room.connected(seat):
+                self._schedule_away(room, seat)
+
     def _schedule_away(self, room: Room, seat: int) -> None:
         if seat in room.timers or seat in room.away:
             return
@@ -883,9 +884,7 @@ class Tables:
         # A person not connected as it starts (gone since taking the seat, or a rematch's
         # asker not there yet) is counted away from now, as one who drops during the match:
         # else the match waited at their first decision for good.
-        for seat in room.people:
-            if not room.connected(seat):
-                self._schedule_away(room, seat)
+        self._count_the_absent_away(room)
         self._broadcast_table(room)
         self._drive(room)
 
@@ -1284,6 +1283,19 @@ class Tables:
     def in_memory(self) -> int:
         """Tables held in memory: open, in play, or finished and looked at."""
         return len(self.rooms)
+
+
+def _settle(future: asyncio.Future[None], error: Exception | None = None) -> None:
+    """Tell a decision's writer how its commit went, unless it no longer waits: a waiter
+    cancelled meanwhile (a table dropped as its lease moved, a closing server) has its future
+    cancelled, and setting that raised, so that every later table of the commit waited for
+    good, holding its lock."""
+    if future.done():
+        return
+    if error is None:
+        future.set_result(None)
+    else:
+        future.set_exception(error)
 
 
 def _at_rematch(room: Room, status: str, seats: Sequence[Seat]) -> set[int]:
