@@ -44,6 +44,27 @@ def test_serve_pauses_must_be_finite(capsys: pytest.CaptureFixture[str], args: l
     assert "finite" in refused(capsys, "serve", *args, "--db", "bogus://x")
 
 
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--lease-seconds", "5"], "--lease-seconds works only with --redis"),
+        (["--cluster-name", "mine"], "--cluster-name works only with --redis"),
+        (
+            ["--lease-seconds", "5", "--cluster-name", "mine"],
+            "--lease-seconds and --cluster-name work only with --redis",
+        ),
+        (["--forwarded-allow-ips", "junk"], "--forwarded-allow-ips takes addresses or networks"),
+        (["--forwarded-allow-ips", "10.0.0.1, 10.0.0.0/33"], "not '10.0.0.0/33'"),
+    ],
+)
+def test_serve_options_that_would_be_ignored_are_refused(
+    capsys: pytest.CaptureFixture[str], args: list[str], message: str
+) -> None:
+    # They were taken silently: a lease or a cluster name without --redis means nothing, and
+    # uvicorn trusts no proxy by an entry it cannot read.  Refused before the store is opened.
+    assert message in refused(capsys, "serve", *args, "--db", "bogus://x")
+
+
 def test_demo_save_path_is_checked_before_the_match(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert f"cannot save to {tmp_path}: it is a directory" in refused(capsys, "demo", "--save", str(tmp_path))
     assert "No such file or directory" in refused(capsys, "demo", "--save", str(tmp_path / "no" / "x.json"))

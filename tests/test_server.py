@@ -718,12 +718,16 @@ def test_bad_decisions_and_messages_are_refused_and_change_nothing(make_server: 
             actor, {"type": "act", "id": "s1", "v": v - 1, "action": {"kind": "turn"}}, "stale", naming=str(v)
         )
         # A version the table has not reached is no decision that has passed: refused as a bad
-        # message, with no update first.
-        for n, ahead in enumerate((v + 5, 10**30)):
+        # message, with no update first; one beyond what a browser's JSON holds (2**53 - 1) is
+        # refused as such, without echoing its digits.
+        for n, (ahead, naming) in enumerate(
+            ((v + 5, f"the table is only at {v}"), (10**400, "less than or equal to 9007199254740991"))
+        ):
             start = len(actor.log)
             act = {"type": "act", "id": f"s{n + 2}", "v": ahead, "action": {"kind": "turn"}}
-            error = await refused(actor, act, "bad_message", naming=f"the table is only at {v}")
+            error = await refused(actor, act, "bad_message", naming=naming)
             assert error["id"] == act["id"] and [m for m in actor.log[start:] if m["type"] == "update"] == []
+            assert "0" * 20 not in error["message"]
         await still_there([*seats, watcher], v)
 
         # A decision taken, then sent again: refused as stale, applied once.
@@ -1536,11 +1540,52 @@ def test_http_refusals_of_the_framework_and_of_bodies_carry_a_code(make_server: 
             answer = http.post("/api/players", content=b'{"name": "Typed"}', headers={"content-type": kind})
             assert answer.status_code == 415 and answer.json()["code"] == "bad_content_type", answer.text
             assert "application/json" in answer.json()["detail"]
+        # A JSON body with no type is read as JSON (protocol.md: "or none"); it was a 422.
+        answer = http.post("/api/players", content=json.dumps({"name": unique_name("Untyped")}).encode())
+        assert answer.status_code == 201 and "token" in answer.json(), answer.text
+        # No token is refused as such whatever the body: it was a 422 for a body missing a field.
+        for path, body in (("/api/tables", {"rules": "classic"}), ("/api/tables", {}), ("/api/quick", {"level": 7})):
+            answer = http.post(path, json=body)
+            assert answer.status_code == 401 and answer.json()["code"] == "unauthorized", (path, answer.text)
         # The others are as they were.
         token = http.post("/api/players", json={"name": unique_name("Coded")}).json()["token"]
         assert http.post("/api/quick", headers={"Authorization": f"Bearer {token}"}).status_code == 201
         assert http.get("/api/tables/nosuch").json()["code"] == "no_table"
         assert http.post("/api/players", json={"nom": "x"}).status_code == 422
+
+
+def test_keys_no_table_or_player_can_have_are_not_found_on_every_store(db_server: MakeServer) -> None:
+    """A NUL in a table id, an invitation code or a name, and a match id past 2**31 - 1, were a
+    500 over HTTP and ``internal`` over the WebSocket on PostgreSQL (its text and integer
+    columns refuse them); SQLite said "not found".  Both say it now, without echoing a long key."""
+    server = db_server()
+    with server.http() as http:
+        for path, code in (
+            ("/api/tables/a%00", "no_table"),
+            ("/api/players/a%00b/history", "no_player"),
+            ("/api/matches/2147483648", "no_match"),
+            ("/api/matches/2147483648/record", "no_match"),
+            ("/api/matches/99999999999999999999999", "no_match"),
+            (f"/api/tables/{'t' * 5000}", "no_table"),
+            (f"/api/players/{'n' * 5000}/history", "no_player"),
+        ):
+            answer = http.get(path)
+            assert answer.status_code == 404 and answer.json()["code"] == code, (path, answer.text)
+            assert len(answer.json()["detail"]) < 100, answer.text
+
+    async def scenario() -> None:
+        client = await GameClient.open(server, "nul")
+        await client.hello(name=unique_name("Nul"))
+        for message in (
+            {"type": "join", "table": "ab\x00"},
+            {"type": "watch", "table": "ab\x00"},
+            {"type": "join", "code": "ab\x00"},
+        ):
+            await refused(client, message, "no_table")
+        await client.send({"type": "ping"})  # and the connection goes on
+        await client.until_type("pong")
+
+    run(scenario())
 
 
 def test_http_values_json_cannot_write_back_are_a_422_not_a_500(make_server: MakeServer) -> None:

@@ -399,6 +399,19 @@ def test_a_table_round_trips(store: Store) -> None:
     assert store.table("t1").created_at.tzinfo is not None  # type: ignore[union-attr]
 
 
+def test_a_key_no_row_can_have_finds_nothing_on_every_database(store: Store) -> None:
+    # PostgreSQL refuses a text holding NUL and an integer beyond 2**31 - 1 with an error (the
+    # server answered 500 and "internal" for them), SQLite finds nothing: the store answers none.
+    ana = store.create_player("Ana", "hash-ana")
+    store.create_table(table_row("t1", invite_code="JOIN-ME", created_by=ana.id))
+    assert store.table("t1\x00") is None and store.table_by_invite("JOIN-ME\x00") is None
+    assert store.player_by_name("Ana\x00") is None and store.player_by_token_hash("hash-ana\x00") is None
+    for big in (2**31, 2**63, 10**30, 0, -1):
+        assert store.player(big) is None
+        assert store.match_record(big) is None and store.match_players(big) is None
+    assert store.player(ana.id) == ana and store.table("t1") is not None  # and the store still works
+
+
 def test_a_table_id_and_an_invite_code_are_taken_once(store: Store) -> None:
     store.create_table(table_row("t1", invite_code="CODE"))
     with pytest.raises(StoreError):

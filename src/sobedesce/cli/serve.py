@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import gc
+import ipaddress
 import math
 import os
 import signal
@@ -57,13 +58,13 @@ def register(subparsers: Any) -> None:
     parser.add_argument(
         "--lease-seconds",
         type=float,
-        default=10.0,
+        default=None,
         metavar="SECONDS",
         help="with --redis: how long a table waits for its process before another takes it over (default: 10)",
     )
     parser.add_argument(
         "--cluster-name",
-        default="sobedesce",
+        default=None,
         metavar="NAME",
         help="with --redis: processes with the same name share tables (the prefix of Redis keys; default: sobedesce)",
     )
@@ -99,6 +100,19 @@ def register(subparsers: Any) -> None:
     parser.set_defaults(run=run)
 
 
+def _not_addresses(text: str) -> str | None:
+    """The first entry of a comma-separated list that is neither an address, a network nor
+    ``*`` (uvicorn would take it silently and trust no proxy by it), or ``None``."""
+    for entry in (part.strip() for part in text.split(",")):
+        if entry == "*":
+            continue
+        try:
+            ipaddress.ip_network(entry, strict=False)
+        except ValueError:
+            return entry
+    return None
+
+
 def run(args: argparse.Namespace) -> int:
     def fail(message: str) -> int:
         print(f"sobedesce serve: {message}", file=sys.stderr)
@@ -132,8 +146,22 @@ def run(args: argparse.Namespace) -> int:
 
     if args.db and args.data:
         return fail("give --db or --data, not both")
+    if args.forwarded_allow_ips is not None:
+        bad = _not_addresses(args.forwarded_allow_ips)
+        if bad is not None:
+            return fail(f"--forwarded-allow-ips takes addresses or networks, comma-separated, or '*', not {bad!r}")
     cluster = None
-    if args.redis is not None:
+    if args.redis is None:
+        given = [
+            option
+            for option, value in (("--lease-seconds", args.lease_seconds), ("--cluster-name", args.cluster_name))
+            if value is not None
+        ]
+        if given:
+            return fail(f"{' and '.join(given)} {'works' if len(given) == 1 else 'work'} only with --redis")
+    else:
+        args.lease_seconds = 10.0 if args.lease_seconds is None else args.lease_seconds
+        args.cluster_name = "sobedesce" if args.cluster_name is None else args.cluster_name
         if not args.db or not args.db.startswith(("postgresql", "postgres")):
             return fail("--redis needs --db postgresql://...: the processes share one PostgreSQL store")
         if not args.redis.startswith(("redis://", "rediss://", "unix://")):

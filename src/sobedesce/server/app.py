@@ -18,7 +18,7 @@ from importlib import resources
 from typing import Annotated, Any, Literal
 from urllib.parse import urlsplit
 
-from fastapi import Body, FastAPI, Header, Query, Request, WebSocket, WebSocketDisconnect
+from fastapi import Body, Depends, FastAPI, Header, Query, Request, WebSocket, WebSocketDisconnect
 from fastapi.encoders import jsonable_encoder
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
@@ -52,6 +52,7 @@ from .protocol import (
     hint_json,
     loads_json,
     parse_message,
+    shown,
     text_of,
 )
 from .store import Store, StoreError
@@ -155,6 +156,11 @@ class _BodyCheck:
                 answer = JSONResponse({"detail": error.message, "code": error.code}, status_code=400)
                 await answer(scope, receive, send)
                 return
+            if not headers.get(b"content-type"):
+                # A JSON body sent with no type (docs/protocol.md allows it): FastAPI would read
+                # it as text and refuse it with a 422, so it is given the type it was read as.
+                untyped = [(name, value) for name, value in scope["headers"] if name != b"content-type"]
+                scope = {**scope, "headers": [*untyped, (b"content-type", b"application/json")]}
         read = False
 
         async def replay() -> Any:
@@ -301,6 +307,13 @@ def create_app(
             raise ServerError("unauthorized", "send your player token: Authorization: Bearer TOKEN")
         return await tables().authenticate(token)
 
+    async def person(authorization: Auth = None) -> Any:
+        # A dependency: FastAPI resolves it before it reads the body, so a request without a
+        # valid token is refused as such (401) whatever its body, not for the body (422).
+        return await who(authorization)
+
+    signed_in = Depends(person)
+
     @app.exception_handler(RequestValidationError)
     async def invalid_request(request: Any, error: RequestValidationError) -> JSONResponse:
         errors = error.errors()
@@ -345,8 +358,7 @@ def create_app(
         return {"player": {"id": player.id, "name": player.name}, "token": token}
 
     @app.get("/api/me", tags=["players"], responses=_refusals(401))
-    async def me(authorization: Auth = None) -> dict[str, Any]:
-        player = await who(authorization)
+    async def me(player: Any = signed_in) -> dict[str, Any]:
         return {"id": player.id, "name": player.name}
 
     @app.get("/api/players/{name}/history", tags=["players"], responses=_refusals(404))
@@ -354,7 +366,7 @@ def create_app(
         """A player's finished matches, newest first."""
         player = await tables().read(store.player_by_name, name)
         if player is None:
-            raise ServerError("no_player", f"no player {name!r}")
+            raise ServerError("no_player", f"no player {shown(name)}")
         entries = await tables().read(store.history, player.id, limit)
         return [
             {
@@ -391,9 +403,8 @@ def create_app(
         return await joined.list_tables() if joined is not None else tables().list_tables()
 
     @app.post("/api/tables", tags=["tables"], status_code=201, responses=_refusals(*_BODY, 401, 429))
-    async def create_table(body: NewTable, request: Request, authorization: Auth = None) -> dict[str, Any]:
+    async def create_table(body: NewTable, request: Request, player: Any = signed_in) -> dict[str, Any]:
         """A new table; sit at it over the WebSocket with ``join``."""
-        player = await who(authorization)
         limiter.take("tables", _host(request))
         room = await tables().create(
             player, body.rules, body.seats, private=body.private, clock=body.clock, seed=body.seed
@@ -404,11 +415,12 @@ def create_app(
 
     @app.post("/api/quick", tags=["tables"], status_code=201, responses=_refusals(*_BODY, 401, 429))
     async def quick(
-        request: Request, body: Annotated[QuickTable | None, Body()] = None, authorization: Auth = None
+        request: Request,
+        player: Any = signed_in,
+        body: Annotated[QuickTable | None, Body()] = None,
     ) -> dict[str, Any]:
         """You and three bots: the match starts as soon as you join the table.  Every field
         has a default, so the body may be left out (``classic``, ``hard``)."""
-        player = await who(authorization)
         limiter.take("tables", _host(request))
         body = body or QuickTable()
         room = await tables().create(player, body.rules, ["you", body.level, body.level, body.level])
@@ -420,10 +432,11 @@ def create_app(
         return await joined.table_info(table_id) if joined is not None else await tables().table_info(table_id)
 
     async def finished_record(match_id: int) -> str:
-        # The store's ids are 64-bit: a larger number names no match (not the database's overflow).
-        text = await tables().read(store.match_record, match_id) if 0 < match_id < 2**63 else None
+        # An id no stored match can have (0, negative, beyond the store's integers) names none:
+        # the store answers it without asking the database, which would refuse it (store._storable).
+        text = await tables().read(store.match_record, match_id)
         if text is None:
-            raise ServerError("no_match", f"no finished match {match_id}")
+            raise ServerError("no_match", f"no finished match {shown(match_id)}")
         return text
 
     @app.get("/api/matches/{match_id}", tags=["matches"], responses=_refusals(404))

@@ -42,6 +42,7 @@ from .protocol import (
     error_json,
     hint_json,
     parse_message,
+    shown,
 )
 from .store import Player, TableRow
 from .tables import Client, Room, Seat, ServerError, Tables, listed
@@ -209,7 +210,7 @@ class Cluster:
             return room.public()
         row = await self.tables.read(self.tables.store.table, table_id)
         if row is None or row.private:
-            raise ServerError("no_table", f"no table {table_id!r}")
+            raise ServerError("no_table", f"no table {shown(table_id)}")
         info = (await self.bus.tables([table_id])).get(table_id) if row.status in ("open", "playing") else None
         return self._listing(row, info)
 

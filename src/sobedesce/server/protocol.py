@@ -67,6 +67,10 @@ refused alike, whatever depth of the server's own stack each is parsed at."""
 LEVELS = ("easy", "hard", "expert")
 
 _Id = Annotated[str, StringConstraints(min_length=1, max_length=64)]
+MAX_VERSION = 2**53 - 1
+"""The largest version a message may name: the largest whole number a JSON client in a browser
+holds exactly.  A table's version counts its decisions and never comes near it."""
+_Version = Annotated[int, Field(ge=0, le=MAX_VERSION)]
 _TableId = Annotated[str, StringConstraints(min_length=1, max_length=16)]
 _Name = Annotated[str, StringConstraints(max_length=200)]
 
@@ -146,13 +150,13 @@ class Join(_Message):
     table: _TableId | None = None
     seat: int | None = Field(default=None, ge=0, le=3)
     code: Annotated[str, StringConstraints(max_length=64)] | None = None
-    since: int | None = Field(default=None, ge=0)
+    since: _Version | None = None
 
 
 class Watch(_Message):
     type: Literal["watch"]
     table: _TableId
-    since: int | None = Field(default=None, ge=0)
+    since: _Version | None = None
 
 
 class Leave(_Message):
@@ -162,7 +166,7 @@ class Leave(_Message):
 class Act(_Message):
     type: Literal["act"]
     id: _Id
-    v: int = Field(ge=0)
+    v: _Version
     action: ActionModel
 
 
@@ -260,7 +264,7 @@ def parse_message(text: str | bytes) -> Any:
             raise ProtocolError("bad_message", "the message has no 'type'", request_id=request_id)
         raise ProtocolError(
             "unknown_type",
-            f"unknown message type {kind!r} (known: {', '.join(MESSAGE_TYPES)})",
+            f"unknown message type {shown(kind)} (known: {', '.join(MESSAGE_TYPES)})",
             request_id=request_id,
         )
     try:
@@ -269,11 +273,25 @@ def parse_message(text: str | bytes) -> Any:
         raise ProtocolError("bad_message", _describe(error, str(kind)), request_id=request_id) from None
 
 
+def shown(value: object, limit: int = 40) -> str:
+    """``value`` quoted for an error message, cut to ``limit`` characters: an answer names what
+    it refused without echoing a megabyte of it."""
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
 def _describe(error: ValidationError, kind: str) -> str:
     problems = []
     for item in error.errors()[:3]:
         where = ".".join(str(part) for part in item["loc"][1:]) or "message"
-        problems.append(f"{where}: {item['msg']}")
+        message = item["msg"]
+        context = item.get("ctx") or {}
+        if item["type"] == "union_tag_invalid" and "tag" in context:  # the message quotes the tag sent
+            message = (
+                f"Input tag {shown(context['tag'])} found using {context.get('discriminator', 'the type')} "
+                f"does not match any of the expected tags: {context.get('expected_tags', '')}"
+            )
+        problems.append(f"{where}: {message}")
     return f"bad '{kind}' message: " + "; ".join(problems)
 
 
@@ -292,7 +310,7 @@ def action_from_json(choice: Any) -> Action:
             return Play(Card.parse(choice.card))
     except (CardParseError, ValueError) as error:
         raise ProtocolError("bad_card", str(error)) from None
-    raise ProtocolError("bad_message", f"unknown action {choice!r}")
+    raise ProtocolError("bad_message", f"unknown action {shown(choice)}")
 
 
 def stored_action(data: dict[str, Any]) -> Action:

@@ -50,6 +50,8 @@ STATUSES = ("open", "playing", "finished", "abandoned")
 NAME_LENGTH = 32
 # casefold() never yields an upper-case letter, so no person's name_key can equal a bot's.
 BOT_KEY_PREFIX = "BOT:"
+INT_MAX = 2**31 - 1
+"""The largest id an integer column holds (PostgreSQL's ``integer``)."""
 # A bot's name, case folded: its level's player, ``bot (hard)``, or a seat's, ``bot 2 (hard)``.
 _BOT_NAME = re.compile(r"bot(?: [0-9]+)? \((.+)\)")
 # Any fixed number: the PostgreSQL advisory lock that lets one process at a time migrate.
@@ -294,6 +296,15 @@ def _inserted_id(result: sa.CursorResult[Any]) -> int:
     return int(key[0])
 
 
+def _storable(key: str | int) -> bool:
+    """Whether a key could be in the store at all: PostgreSQL refuses a text holding NUL and an
+    integer column's value beyond 2**31 - 1 with an error (SQLite just finds nothing), so a
+    lookup by such a key, which no stored row has, is answered "none" before it is sent."""
+    if isinstance(key, str):
+        return "\x00" not in key
+    return 0 < key <= INT_MAX
+
+
 def _player(row: sa.Row[Any]) -> Player:
     return Player(id=row.id, name=row.name, kind=row.kind, mu=row.mu, sigma=row.sigma)
 
@@ -497,15 +508,21 @@ class Store:
 
     def player_by_token_hash(self, token_hash: str) -> Player | None:
         """The person whose token hashes to ``token_hash``."""
+        if not _storable(token_hash):
+            return None
         return self._one_player(t_players.c.token_hash == token_hash)
 
     def player(self, player_id: int) -> Player | None:
         """The player with this id."""
+        if not _storable(player_id):
+            return None
         return self._one_player(t_players.c.id == player_id)
 
     def player_by_name(self, name: str) -> Player | None:
         """The player with this name, ignoring case; bots answer to ``Bot (level)``, and to
         the names of their seats at a table, ``Bot 2 (level)``, as a match record has them."""
+        if not _storable(name):
+            return None
         key = unicodedata.normalize("NFC", name).casefold()  # as names are kept (tables.check_name)
         bot = _BOT_NAME.fullmatch(key)
         if bot is not None:
@@ -651,10 +668,14 @@ class Store:
 
     def table(self, table_id: str) -> TableRow | None:
         """The table with this id."""
+        if not _storable(table_id):
+            return None
         return self._one_table(t_tables.c.id == table_id)
 
     def table_by_invite(self, code: str) -> TableRow | None:
         """The table this invite code opens."""
+        if not _storable(code):
+            return None
         return self._one_table(t_tables.c.invite_code == code)
 
     def _one_table(self, where: sa.ColumnElement[bool]) -> TableRow | None:
@@ -980,12 +1001,16 @@ class Store:
 
     def match_record(self, match_id: int) -> str | None:
         """The JSON record of a finished match."""
+        if not _storable(match_id):
+            return None
         with self._transaction() as connection:
             record = connection.execute(sa.select(t_matches.c.record).where(t_matches.c.id == match_id)).scalar()
         return None if record is None else str(record)
 
     def match_players(self, match_id: int) -> list[int] | None:
         """The ids of a finished match's four players, by seat."""
+        if not _storable(match_id):
+            return None
         query = (
             sa.select(t_match_seats.c.player_id)
             .where(t_match_seats.c.match_id == match_id)

@@ -37,6 +37,7 @@ from .protocol import (
     event_json,
     public_state_json,
     seat_state_json,
+    shown,
     stored_action,
 )
 from .store import (
@@ -510,7 +511,7 @@ class Tables:
             raise ServerError("bad_table", "you can take one seat only")
         for spec in seats:
             if spec not in ("you", "open", *LEVELS):
-                raise ServerError("bad_table", f"a seat is 'you', 'open' or a bot level {LEVELS}, not {spec!r}")
+                raise ServerError("bad_table", f"a seat is 'you', 'open' or a bot level {LEVELS}, not {shown(spec)}")
         if seed is not None and not self.settings.allow_seed:
             raise ServerError("bad_table", "this server does not take table seeds")
         table_seats: list[Seat] = []
@@ -590,7 +591,7 @@ class Tables:
             sat_down = False
             if mine is None:
                 if room.private and code != room.invite_code:
-                    raise ServerError("no_table", f"no table {table_id!r}")
+                    raise ServerError("no_table", f"no table {shown(table_id)}")
                 if room.status != "open":
                     if room.private:
                         raise ServerError("table_full", "the match at this private table has begun without you")
@@ -637,13 +638,13 @@ class Tables:
         else:
             found = self.rooms.get(table_id) or await self._finished_room(table_id)
             if found is None:
-                raise ServerError("no_table", f"no table {table_id!r} is open or in play")
+                raise ServerError("no_table", f"no table {shown(table_id)} is open or in play")
             room = found
         if room.status not in ("open", "playing") and room.seat_of(player_id) is None:
             # Read back from the store for nothing: not kept in memory (a stranger asking for
             # every finished table's id would otherwise load them all and keep them).
             self._forget_if_done(room)
-            raise ServerError("no_table", f"no table {room.id!r} is open or in play")
+            raise ServerError("no_table", f"no table {shown(room.id)} is open or in play")
         return room
 
     async def _finished_room(self, table_id: str) -> Room | None:
@@ -681,7 +682,7 @@ class Tables:
             if room is None or room.private:
                 if room is not None:
                     self._forget_if_done(room)
-                raise ServerError("no_table", f"no table {table_id!r} to watch")
+                raise ServerError("no_table", f"no table {shown(table_id)} to watch")
             await self._quit_open_table(client, room)
             self._attach(client, room, None, since)
             self._broadcast_table(room)
@@ -1274,7 +1275,7 @@ class Tables:
                 if row.status == "finished":
                     await self._read_at_rematch(room)
         if room is None or room.private:
-            raise ServerError("no_table", f"no table {table_id!r}")
+            raise ServerError("no_table", f"no table {shown(table_id)}")
         return room.public()
 
     def in_play(self) -> int:
