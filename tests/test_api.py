@@ -338,7 +338,7 @@ def test_a_round_checks_what_its_constructor_is_given() -> None:
         Round(CLASSIC, 0, deck[:39])
     with pytest.raises(ValueError, match=r"appears twice in the deck$"):
         Round(CLASSIC, 0, [*deck[:39], deck[0]])
-    with pytest.raises(ValueError, match=r"^not a card: 0$"):
+    with pytest.raises(ValueError, match=r"^not a card: 0 \(a deck holds Card values: Card\(0\), Card\('7H'\)\)$"):
         Round(CLASSIC, 0, list(range(40)))  # type: ignore[arg-type]
     with pytest.raises(TypeError, match=r"^deck must be a sequence of the 40 cards"):
         Round(CLASSIC, 0, "AS 7S")  # type: ignore[arg-type]

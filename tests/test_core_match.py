@@ -152,6 +152,11 @@ def test_copy_is_independent() -> None:
         ({"players": ["Ana", "Bruno", "Carla"]}, ValueError, r"^players: must be four names"),
         ({"players": [1, 2, 3, 4]}, ValueError, r"^players: must be four names"),
         ({"players": "Ana"}, ValueError, r"^players: must be four names"),
+        (
+            {"players": ["A" * 1001, "b", "c", "d"]},
+            ValueError,
+            r"^players\[0\]: a name of 1,001 characters: at most 1,000",
+        ),
         ({"scores": [20, 20, 20]}, ValueError, r"^scores: must hold four scores"),
         ({"scores": [20, 20, 20, 20, 20]}, ValueError, r"^scores: must hold four scores"),
         ({"scores": [20, "20", 20, 20]}, TypeError, r"^scores\[1\]: must be a whole number, not '20'"),
@@ -289,7 +294,7 @@ def test_a_bad_deck_says_so_before_the_dealer_is_asked_for() -> None:
         (good + good[:1], rf"^card {good[0]} appears twice in the deck$"),
         ([good[0], *good[:39]], rf"^card {good[0]} appears twice in the deck$"),
         ([str(card) for card in good], r"^not a card: '"),
-        ([*good[:39], 99], r"^not a card: 99$"),
+        ([*good[:39], 99], r"^not a card: 99 \(a deck holds Card values"),
     ]:
         match = Match("classic")
         for dealer in ({}, {"dealer": 7}, {"dealer": 0}, {"rng": random.Random(1)}):

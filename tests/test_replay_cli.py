@@ -194,6 +194,9 @@ MALFORMED: dict[str, str | bytes] = {
     "unknown-round-field": json.dumps(_variant(round_seed=5)),
     "players-three": json.dumps(_variant(players=["a", "b", "c"])),
     "players-not-strings": json.dumps(_variant(players=[1, 2, 3, 4])),
+    "player-name-too-long": json.dumps(_variant(players=["x" * 1001, "b", "c", "d"])),
+    "no-version": json.dumps(_variant(version=_DELETE)),
+    "no-rounds": json.dumps(_variant(rounds=_DELETE)),
     "scores-wrong-length": json.dumps(_variant(scores=[20, 20, 20])),
     "scores-text": json.dumps(_variant(scores=["20", 20, 20, 20])),
     "sat-out-negative": json.dumps(_variant(sat_out_before=[0, -1, 0, 0])),
@@ -235,6 +238,23 @@ def test_malformed_file(tmp_path: Path, name: str) -> None:
     assert result.stdout == ""
     message = result.stderr.strip()
     assert message and "\n" not in message, message
+
+
+@pytest.mark.parametrize(
+    ("name", "message"),
+    [
+        # A name of megabytes, shown on most lines of the replay, made gigabytes of output.
+        ("player-name-too-long", "players[0]: a name of 1,001 characters: at most 1,000"),
+        # Said as missing, not as "version: must be 1, not null"; and no rounds was taken as none.
+        ("no-version", "version: missing"),
+        ("no-rounds", "rounds: missing"),
+    ],
+)
+def test_what_a_malformed_record_lacks_or_has_too_much_of_is_named(name: str, message: str) -> None:
+    with pytest.raises(RecordFormatError, match=re.escape(message)):
+        read_record(MALFORMED[name])  # type: ignore[arg-type]
+    players = ["x" * 1000, "b", "c", "d"]  # the longest name is taken
+    assert read_record(json.dumps(_variant(players=players))).players == tuple(players)
 
 
 @pytest.mark.parametrize("name", sorted(n for n, c in MALFORMED.items() if isinstance(c, str)))

@@ -1249,7 +1249,8 @@ def check_deck(deck: Sequence[object]) -> None:
     seen: set[object] = set()
     for card in deck:
         if not isinstance(card, Card):
-            raise ValueError(f"not a card: {card!r}")
+            # A deck is the cards themselves: an index or a name is one, made with Card().
+            raise ValueError(f"not a card: {card!r} (a deck holds Card values: Card(0), Card('7H'))")
         if card in seen:
             raise ValueError(f"card {card} appears twice in the deck")
         seen.add(card)

@@ -278,6 +278,12 @@ def _check_rng(rng: object) -> None:
         raise TypeError(f"rng must be a random.Random, not {rng!r}")
 
 
+MAX_NAME = 1000
+"""The longest player name a match (and its record) may hold: every name is shown on most
+lines of a replay, so a name of megabytes made gigabytes of output (a real one is a person's
+name, at most 32 characters on the server, or an arena's entry with its settings)."""
+
+
 def _names(names: object) -> tuple[str, ...] | None:
     """The players' names as a tuple (``None`` stays ``None``), worded as the record reader's."""
     if names is None:
@@ -289,6 +295,9 @@ def _names(names: object) -> tuple[str, ...] | None:
         or not all(isinstance(name, str) for name in names)
     ):
         raise ValueError(f"players: must be four names, one a seat, not {names!r}")
+    for seat, name in enumerate(names):
+        if len(name) > MAX_NAME:
+            raise ValueError(f"players[{seat}]: a name of {len(name):,} characters: at most {MAX_NAME:,}")
     return tuple(names)
 
 

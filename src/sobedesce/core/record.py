@@ -38,7 +38,7 @@ from .actions import (
 )
 from .cards import Card, CardParseError, Suit, cards_of
 from .game import Phase, Round, check_deck
-from .match import Match
+from .match import MAX_NAME, Match
 from .rules import Rules, RulesError
 
 __all__ = [
@@ -259,6 +259,8 @@ def _parse(text: str | IO[str] | Mapping[str, Any]) -> tuple[Match, list[_RoundD
         raise RecordFormatError("a record must be a JSON object")
     if data.get("format") != RECORD_FORMAT:
         raise _fail("format", f"must be {json.dumps(RECORD_FORMAT)}, not {json.dumps(data.get('format'))}")
+    if "version" not in data:
+        raise _fail("version", f"missing: a record says its version, {RECORD_VERSION}")
     version = data.get("version")
     if version != RECORD_VERSION or not isinstance(version, int) or isinstance(version, bool):
         raise _fail("version", f"must be {RECORD_VERSION}, not {json.dumps(version)}")
@@ -276,6 +278,9 @@ def _parse(text: str | IO[str] | Mapping[str, Any]) -> tuple[Match, list[_RoundD
         players = _list(data["players"], "players")
         if len(players) != 4 or not all(isinstance(p, str) for p in players):
             raise _fail("players", "must be four names")
+        for seat, name in enumerate(players):
+            if len(name) > MAX_NAME:
+                raise _fail(f"players[{seat}]", f"a name of {len(name):,} characters: at most {MAX_NAME:,}")
     scores = None
     if data.get("scores") is not None:
         raw_scores = _list(data["scores"], "scores")
@@ -289,7 +294,9 @@ def _parse(text: str | IO[str] | Mapping[str, Any]) -> tuple[Match, list[_RoundD
             raise _fail("sat_out_before", "must hold four counts")
         limit = rules.max_sit_outs_in_row  # a seat that sat out that many rounds in a row must play
         streaks = [_int(s, f"sat_out_before[{i}]", 0, limit) for i, s in enumerate(raw_streaks)]
-    rounds = [_parse_round(raw, i + 1) for i, raw in enumerate(_list(data.get("rounds", []), "rounds"))]
+    if "rounds" not in data:
+        raise _fail("rounds", "missing: a record lists its rounds ([] for none)")
+    rounds = [_parse_round(raw, i + 1) for i, raw in enumerate(_list(data["rounds"], "rounds"))]
     return Match(rules, scores=scores, sat_out_before=streaks, players=players), rounds
 
 
