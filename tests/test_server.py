@@ -1161,6 +1161,41 @@ def test_open_tables_close_when_nobody_sits_and_a_player_has_at_most_three(make_
     run(scenario())
 
 
+def test_an_open_table_whose_people_have_gone_is_not_listed_until_one_comes_back(make_server: MakeServer) -> None:
+    """A person made a table and closed the tab: the lobby listed it as joinable for ten
+    minutes, and whoever took its seat started a match against the gone person's bot.  It is
+    left out of the list now (its link still works), and listed again once someone is back; a
+    table with no person seated (made for others) is listed as before."""
+    server = make_server()
+
+    async def listed_ids(client: GameClient) -> set[str]:
+        await client.send({"type": "list"})
+        return {t["id"] for t in (await client.until_type("tables"))["tables"]}
+
+    async def scenario() -> None:
+        host = await GameClient.person(server, "host")
+        table = (await host.create(["you", "open", "open", "easy"]))["id"]
+        for_others = (await host.create(["open", "open", "easy", "easy"]))["id"]
+        eve = await GameClient.person(server, "eve")
+        await eve.watch(table)
+        assert {table, for_others} <= await listed_ids(eve)
+        with server.http() as http:
+            assert table in {t["id"] for t in http.get("/api/tables").json()}
+        await host.close()
+        seated = lambda c: c.table_info is not None and c.table_info["seats"][0]["connected"]  # noqa: E731
+        await eve.reach(lambda c: not seated(c), "the host gone")
+        ids = await listed_ids(eve)
+        assert table not in ids and for_others in ids
+        with server.http() as http:
+            assert table not in {t["id"] for t in http.get("/api/tables").json()}
+        back = await GameClient.person(server, "host again", token=host.token)
+        await back.join(table)
+        await eve.reach(seated, "the host back")
+        assert table in await listed_ids(eve)
+
+    run(scenario())
+
+
 def test_leaving_an_open_table_takes_every_connection_of_the_person_off_the_seat(make_server: MakeServer) -> None:
     """A person at a table that has not started, in two tabs, leaves in one: the seat opens
     and the other tab leaves it too, so whoever sits there next is the only one sent its hand

@@ -45,7 +45,7 @@ from .protocol import (
     shown,
 )
 from .store import Player, TableRow
-from .tables import Client, Room, Seat, ServerError, Tables, listed
+from .tables import Client, Room, Seat, ServerError, Tables, listed, seats_connected
 
 __all__ = ["Cluster", "Link", "RemoteClient"]
 
@@ -198,6 +198,10 @@ class Cluster:
         seat, which by the store alone was left out of the lobby (a table just filled missing
         from the list it was in a moment before and after), while its owner's last word still
         has the seat open, or already the match in play."""
+        if live is not None:
+            seats = [Seat.from_row(s) for s in live.get("seats", [])]
+            if live.get("status") == "open" and not listed("open", seats, seats_connected(live)):
+                return False  # its people have all gone (tables.listed)
         if listed(row.status, [Seat.from_row(s) for s in row.seats]):
             return True
         if live is None:

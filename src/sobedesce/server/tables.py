@@ -492,7 +492,8 @@ class Tables:
 
     def list_tables(self) -> list[dict[str, Any]]:
         """Tables anyone may join or watch: public ones not finished."""
-        return [r.public() for r in self.rooms.values() if not r.private and listed(r.status, r.seats)]
+        infos = [(room, room.public()) for room in self.rooms.values() if not room.private]
+        return [info for room, info in infos if listed(room.status, room.seats, seats_connected(info))]
 
     async def create(
         self,
@@ -1423,9 +1424,24 @@ def _looks_like_a_bot(name: str) -> bool:
     return _BOT_WORD.match(plain.casefold().translate(_BOT_LOOKALIKES)) is not None
 
 
-def listed(status: str, seats: Sequence[Seat]) -> bool:
-    """Whether the lobby lists a table: in play, or open with a seat anyone may take."""
-    return status == "playing" or (status == "open" and any(seat.kind == "open" for seat in seats))
+def listed(status: str, seats: Sequence[Seat], connected: Sequence[bool] | None = None) -> bool:
+    """Whether the lobby lists a table: in play, or open with a seat anyone may take and, when
+    ``connected`` (by seat) is known, not deserted: an open table whose seated people have all
+    gone is left out (still joinable by its link), since whoever took a seat there would start a
+    match against their stand-in bots.  It closes ten minutes after they went."""
+    if status == "playing":
+        return True
+    if status != "open" or not any(seat.kind == "open" for seat in seats):
+        return False
+    if connected is None:
+        return True
+    people = [present for seat, present in zip(seats, connected, strict=True) if seat.kind == "person"]
+    return not people or any(people)
+
+
+def seats_connected(info: dict[str, Any]) -> list[bool]:
+    """Who is connected, by seat, in a table's public description (a bot always is)."""
+    return [bool(seat.get("connected")) for seat in info.get("seats", [])]
 
 
 def _now() -> datetime:
