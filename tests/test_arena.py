@@ -163,6 +163,15 @@ def test_statistics_recomputed_from_records(tmp_path):
     assert pooled["delta_vs_others"] is None
 
 
+def test_records_name_each_seat_by_its_entry_always(tmp_path: Path) -> None:
+    """Records name a seat ``name#entry`` whether or not names repeat (docs/bots.md said the
+    ``#entry`` was added only when entries repeat)."""
+    run_arena(["basic", "Random", "beginner", "Basic:Sit_Margin=0.5"], deals=1, jobs=1, save=tmp_path)
+    names = ["basic#0", "random#1", "beginner#2", "basic:sit_margin=0.5#3"]
+    for (rotation, _first), match in load_records(tmp_path).items():
+        assert list(match.players) == [names[(seat - rotation) % 4] for seat in range(4)]
+
+
 def test_by_name_groups_entries():
     summary = run_arena(["random", "Random", "random", "random"], deals=3, seed=1, jobs=1).summary()
     assert [row["name"] for row in summary["bots"]] == ["random"] * 4
@@ -279,6 +288,53 @@ def test_a_malformed_action_is_reported_like_an_illegal_one(monkeypatch, capsys,
     assert main(["arena", "--bots", "random,malformed,random,random", "--deals", "4", "--jobs", "1"]) == 1
     err = capsys.readouterr().err
     assert "malformed" in err and "Traceback" not in err
+
+
+class RaisesInAct:
+    """Raises, with a message of two lines, at its first decision."""
+
+    name = "raises"
+
+    def act(self, view, rng):
+        raise RuntimeError("out of\ncheese")
+
+    def explain(self, view, rng):
+        return []
+
+
+class MisusesTheCore:
+    """Hands the core a card that is no card: the core raises, in its own code."""
+
+    name = "misuses"
+
+    def act(self, view, rng):
+        return Play("ZZ")
+
+    def explain(self, view, rng):
+        return []
+
+
+def test_a_bot_that_raises_is_reported_with_where_it_raised(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """Before: ``raised AttributeError: TRICKS (deal 0, …)``, with no file or line to look at."""
+    monkeypatch.setitem(bots_module.BOTS, "raises", RaisesInAct)
+    line = RaisesInAct.act.__code__.co_firstlineno + 1
+    here = Path(RaisesInAct.act.__code__.co_filename)
+    for directory, shown in [(here.parent, here.name), (tmp_path, str(here))]:
+        monkeypatch.chdir(directory)  # below it: relative to it; elsewhere: the path as Python has it
+        with pytest.raises(BotFailure) as caught:
+            run_arena(["raises", "random", "random", "random"], deals=1, jobs=1)
+        assert caught.value.errors == [
+            f"bot 'raises' (entry 0 of --bots, at seat {rotation}) raised RuntimeError: out of cheese"
+            f" at {shown}:{line} in act (deal 0, rotation {rotation}, round 1 of its match)"
+            for rotation in range(4)
+        ]
+    # Raised in the core, called from the bot: the bot's line, which its author can mend.
+    monkeypatch.setitem(bots_module.BOTS, "misuses", MisusesTheCore)
+    monkeypatch.chdir(here.parent)
+    with pytest.raises(BotFailure) as caught:
+        run_arena(["misuses", "random", "random", "random"], deals=1, jobs=1)
+    line = MisusesTheCore.act.__code__.co_firstlineno + 1
+    assert all(f" at {here.name}:{line} in act (deal 0" in error for error in caught.value.errors), caught.value.errors
 
 
 class ClaimsOmniscience:
@@ -508,6 +564,31 @@ def test_help_texts_print_as_written(command, capsys):
     assert done.value.code == 0
     out = capsys.readouterr().out
     assert "%%" not in out and "usage: sobedesce " + command in out
+
+
+@pytest.mark.parametrize("command", ["play", "demo", "bench", "arena"])
+def test_rules_are_read_in_any_case(command: str) -> None:
+    """``arena --rules TABLE`` was taken, ``play --rules TABLE`` refused (an invalid choice)."""
+    from sobedesce.cli.main import build_parser
+    from sobedesce.core import find_rules
+
+    args = build_parser().parse_args([command, "--rules", "TABLE"])
+    assert find_rules(args.rules).name == "table"
+    if command != "arena":
+        assert args.rules == "table"
+
+
+def test_help_says_every_exit_status_and_every_option(capsys: pytest.CaptureFixture[str]) -> None:
+    """``arena --help`` left out 130 (Ctrl-C), which it exits with; ``bench --help`` showed
+    ``--seed SEED`` with no word on it."""
+    with pytest.raises(SystemExit):
+        main(["arena", "--help"])
+    out = " ".join(capsys.readouterr().out.split())
+    assert "0 done, 1 a bot broke the rules or crashed, 2 bad input, 130 interrupted by Ctrl-C" in out
+    with pytest.raises(SystemExit):
+        main(["bench", "--help"])
+    out = " ".join(capsys.readouterr().out.split())
+    assert "--seed SEED seed of the random play" in out
 
 
 def test_levels_play_at_their_budget_unless_by_the_clock():
@@ -917,6 +998,9 @@ def test_a_bot_that_calls_sys_exit_is_a_bot_that_raises(tmp_path: Path, jobs: st
     lines = done.stderr.splitlines()
     assert len(lines) == 4 and all("raised SystemExit: 4" in line for line in lines), lines
     assert "per entry" in done.stdout
+    # Where it was raised, carried as text from the worker processes too.
+    where = f"{tmp_path / 'ending.py'}:{_ENDING_BOTS.splitlines().index('        sys.exit(4)') + 1} in act"
+    assert all(f"SystemExit: 4 at {where} (deal 0" in line for line in lines), lines
 
 
 def test_a_worker_process_that_dies_is_said_without_a_traceback(tmp_path: Path) -> None:
@@ -928,6 +1012,13 @@ def test_a_worker_process_that_dies_is_said_without_a_traceback(tmp_path: Path) 
         "sobedesce arena: error: a worker process ended abruptly (a bot that ends its process,"
         " or killed from outside: out of memory?); the run is stopped\n"
     )
+
+
+def test_a_bot_that_ends_the_arenas_own_process_ends_the_arena(tmp_path: Path) -> None:
+    """With --jobs 1 the games are played in the arena's process: a bot's os._exit ends it
+    there, silently, with the bot's status (docs/arena.md says so, and to use --jobs 2)."""
+    done = _run_with_plugins(tmp_path, "--bots", "ending:Dies,random,random,random", "--jobs", "1")
+    assert (done.returncode, done.stdout, done.stderr) == (3, "", "")
 
 
 @pytest.mark.parametrize("json_output", [False, True])

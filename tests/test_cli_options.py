@@ -302,7 +302,7 @@ def test_a_closed_pipe_ends_a_command_quietly(tmp_path: Path, args: list[str]) -
     """``sobedesce replay x.json | head -0`` (a reader gone before the output is flushed): Python
     said 'Exception ignored ... BrokenPipeError' at exit and the command ended with status 120."""
     record = tmp_path / "record.json"
-    record.write_text('{"format": "sobedesce-record", "version": 1}', encoding="utf-8")
+    record.write_text('{"format": "sobedesce-record", "version": 1, "rounds": []}', encoding="utf-8")
     env = {key: value for key, value in os.environ.items() if key != "PYTHONUNBUFFERED"}  # buffered, as by default
     command = [sys.executable, "-m", "sobedesce", *(str(record) if arg == "RECORD" else arg for arg in args)]
     with subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env) as run:

@@ -615,7 +615,7 @@ def test_failing_bots_are_named_and_the_other_games_go_on(monkeypatch, capsys):
     code = main(["arena", "--bots", "byob_fixtures:Cheat,random,random,random", "--deals", "6", "--jobs", "1"])
     out, err = capsys.readouterr()
     assert code == 1 and "per bot" in out and "byob_fixtures:Cheat" in err and "Traceback" not in err
-    with pytest.raises(ValueError, match=r"byob_fixtures:NoExplain breaks the bot protocol: it lacks explain"):
+    with pytest.raises(ValueError, match=r"^bot 'byob_fixtures:NoExplain' breaks the bot protocol: it lacks explain"):
         make_bot("byob_fixtures:NoExplain")
 
 
@@ -653,6 +653,79 @@ def test_a_plugins_settings_keep_their_spelling(monkeypatch):
     assert bots_module.bot_key("Tuned:maxDepth=4") == "tuned:maxDepth=4"
     summary = run_arena(["Tuned:mode=Slow", "random", "random", "random"], deals=1, jobs=1)
     assert summary.summary()["bots"][0]["name"] == "tuned:mode=Slow"
+
+
+class Weighed(NoExplain):
+    """A plug-in with a setting of each kind, and a constructor that can fail."""
+
+    name = "weighed"
+
+    def __init__(self, depth: int = 2, w: float = 0.5, limit: float | None = None, fail: bool = False) -> None:
+        if fail:
+            raise ValueError("bad init")
+        self.depth, self.w, self.limit = depth, w, limit
+
+    def explain(self, view, rng):
+        return []
+
+
+class BadInit(Weighed):
+    def __init__(self) -> None:
+        raise ValueError("bad init")
+
+
+def test_the_loaders_messages_say_what_is_wrong(monkeypatch, capsys):
+    """Before: a constructor that raised with no settings given was reported as "bad settings",
+    ``mod:lowercase`` as a mere unknown bot, ``limit=abc`` for a setting whose default is None
+    as "expected a value like None", a bot breaking the protocol by class path unquoted, a
+    setting given twice was taken as the last silently, and ``w=3`` for a float arrived as 3."""
+    monkeypatch.setitem(sys.modules, "byob_fixtures", sys.modules[__name__])
+    with pytest.raises(ValueError, match=r"^bot 'byob_fixtures:BadInit' cannot be made: ValueError: bad init$"):
+        make_bot("byob_fixtures:BadInit")
+    with pytest.raises(ValueError, match=r"^bad settings for bot 'byob_fixtures:Weighed': bad init$"):
+        make_bot("byob_fixtures:Weighed:fail=true")
+    with pytest.raises(
+        ValueError,
+        match=r"^unknown bot 'byob_fixtures:weighed': a class name after the colon starts with a capital "
+        r"\('byob_fixtures:Weighed'\?\); the known bots: random, .*; in the arena also oracle$",
+    ):
+        make_bot("byob_fixtures:weighed")
+    with pytest.raises(ValueError, match=r"capital \('byob_fixtures:WeighedBot'\?\)"):
+        make_bot("byob_fixtures:weighedBot:depth=3")
+    # Settings after a built-in name, or after a plug-in's entry point name, read as before.
+    assert make_bot("strong:equity=0").equity == 0
+    _plug_in(monkeypatch, "weighed", "byob_fixtures:Weighed")
+    assert make_bot("weighed:depth=3").depth == 3
+    with pytest.raises(ValueError, match=r"^bad bot setting 'fast' in 'weighed:fast': write name:setting=value$"):
+        make_bot("weighed:fast")
+    with pytest.raises(
+        ValueError, match=r"^bad settings for bot 'byob_fixtures:Weighed': limit=abc \(expected none or a number\)$"
+    ):
+        make_bot("byob_fixtures:Weighed:limit=abc")
+    assert make_bot("byob_fixtures:Weighed:limit=none").limit is None
+    assert make_bot("byob_fixtures:Weighed:limit=2.5").limit == 2.5
+    with pytest.raises(ValueError, match=r"fail=3 \(expected true or false\)$"):
+        make_bot("byob_fixtures:Weighed:fail=3")
+    with pytest.raises(
+        ValueError,
+        match=r"^bad settings for bot 'byob_fixtures:Weighed': depth is set twice in "
+        r"'byob_fixtures:Weighed:depth=1:depth=2'; set it once$",
+    ):
+        make_bot("byob_fixtures:Weighed:depth=1:depth=2")
+    with pytest.raises(ValueError, match=r"^bad settings for bot 'strong': equity is set twice"):
+        make_bot("strong:equity=0:Equity=1")
+    assert make_bot("expert:deadline=0.5").deadline == 0.5  # a level's own setting is no repeat
+    bot = make_bot("byob_fixtures:Weighed:w=3:depth=4")
+    assert type(bot.w) is float and bot.w == 3.0 and type(bot.depth) is int
+    assert type(make_bot("strong:equity=1").equity) is float
+    for name, message in [
+        ("byob_fixtures:BadInit", "bot 'byob_fixtures:BadInit' cannot be made: ValueError: bad init"),
+        ("byob_fixtures:NoExplain", "bot 'byob_fixtures:NoExplain' breaks the bot protocol"),
+        ("byob_fixtures:Weighed:depth=1:depth=1", "bad settings for bot 'byob_fixtures:Weighed': depth is set twice"),
+    ]:
+        assert main(["arena", "--bots", f"{name},random,random,random", "--deals", "1", "--jobs", "1"]) == 2
+        err = capsys.readouterr().err
+        assert err.startswith(f"sobedesce arena: error: {message}") and err.count("\n") == 1, err
 
 
 def test_a_bot_name_is_a_string():

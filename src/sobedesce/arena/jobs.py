@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import hashlib
 import math
+import os
 import random
 import time
 from collections.abc import Callable, Generator
@@ -245,13 +246,57 @@ def _ask(
             spent = time.perf_counter_ns() - began
     except (Exception, SystemExit) as error:
         # SystemExit too: sys.exit() in a bot ended the whole arena, silently, with its status.
-        return _Refusal(f"raised {type(error).__name__}: {error}")
+        return _Refusal(f"raised {type(error).__name__}: {_one_line(_text(str, error))} at {_where(error)}")
     decisions[seat] += 1
     bucket = time_bucket(spent)
     hist[bucket] = hist.get(bucket, 0) + 1
     if not isinstance(action, Action):
         return _Refusal(f"broke the rules: returned {_text(repr, action)}, which is not an action")
     return action
+
+
+def _where(error: BaseException) -> str:
+    """Where ``error`` was raised: the innermost frame of its traceback, as ``file:line in
+    function``, the file relative to the current directory when it is below it.  Text, built
+    here: the traceback itself (its frames) never leaves the frame that caught it."""
+    tb = error.__traceback__
+    if tb is None:
+        return "an unknown place"
+    # The innermost frame outside this package, if any: a bot's own line calling the core
+    # (``Play("AS")``) says more to its author than the core's line that refused it.
+    outside = None
+    while True:
+        filename = tb.tb_frame.f_code.co_filename
+        if not filename.startswith((_PACKAGE, "<")):  # ("<string>": code made at run time, a dataclass's __init__)
+            outside = tb
+        if tb.tb_next is None:
+            break
+        tb = tb.tb_next
+    tb = outside or tb
+    code = tb.tb_frame.f_code
+    return f"{_one_line(_short_path(code.co_filename))}:{tb.tb_lineno} in {code.co_name}"
+
+
+_PACKAGE = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
+"""The folder of the ``sobedesce`` package."""
+
+
+def _short_path(path: str) -> str:
+    """``path`` relative to the current directory when it lies below it, else as given."""
+    try:
+        here = os.getcwd()
+        full = os.path.abspath(path)
+        # (Below the root is every path: one run from / keeps them whole.)
+        if os.path.dirname(here) != here and os.path.commonpath([here, full]) == here:
+            return os.path.relpath(full, here)
+    except (OSError, ValueError):
+        pass  # no current directory (removed), another drive, or no path at all (<string>)
+    return path
+
+
+def _one_line(text: str) -> str:
+    """``text`` on one line: an error report is one line per failure."""
+    return " ".join(text.splitlines())
 
 
 def _text(how: Callable[[object], str], value: object) -> str:

@@ -51,6 +51,9 @@ LAZY_BOTS: dict[str, tuple[str, str, str]] = {
 # capital letter; settings may follow.  A built-in bot's settings always hold ``=``, which a
 # class name cannot, so ``strong:play_samples=100`` is never read as a class.
 _CLASS_SPEC = re.compile(r"^\s*([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*):([A-Z]\w*)\s*(?::(.*))?$", re.S)
+# ``package.module:className``: a class name that starts in lower case, which is no setting
+# either (it has no ``=``); refused with a word on the capital (:func:`_find_factory`).
+_LOWER_CLASS = re.compile(r"^\s*([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*):([a-z]\w*)\s*(?::.*)?$", re.S)
 
 BOTS: dict[str, Callable[..., Bot]] = {
     "random": RandomBot,
@@ -170,6 +173,15 @@ def _find_factory(key: str, name: str) -> Callable[..., Any]:
             return _checked_class(loaded, f"{key!r} (entry point {entry.value!r})")
     plugins = sorted(entry.name for entry in importlib.metadata.entry_points(group=ENTRY_POINT_GROUP))
     known = ", ".join([*BOTS, *LEVELS, *LAZY_BOTS, *plugins])
+    lowered = _LOWER_CLASS.match(name)
+    if lowered is not None:
+        # ``rbot:greedyBot``: most likely a class whose name lost its capital (a word with no
+        # ``=`` cannot be a setting); said first, the known names after it.
+        meant = f"{lowered.group(1)}:{lowered.group(2)[:1].upper()}{lowered.group(2)[1:]}"
+        raise ValueError(
+            f"unknown bot {name!r}: a class name after the colon starts with a capital ({meant!r}?);"
+            f" the known bots: {known}; in the arena also oracle"
+        )
     raise ValueError(f"unknown bot {name!r} (known: {known}; in the arena also oracle; or package.module:ClassName)")
 
 
@@ -182,7 +194,7 @@ def _import_class(module_name: str, class_name: str, name: str) -> Callable[...,
         ) from None
     if not hasattr(module, class_name):
         raise ValueError(f"bot {name!r}: module {module_name!r} has no {class_name!r}")
-    return _checked_class(getattr(module, class_name), f"{module_name}:{class_name}")
+    return _checked_class(getattr(module, class_name), repr(f"{module_name}:{class_name}"))
 
 
 def _checked_class(factory: Any, label: str) -> Callable[..., Any]:
@@ -205,17 +217,22 @@ def _checked_class(factory: Any, label: str) -> Callable[..., Any]:
 
 def _build(factory: Callable[..., Any], key: str, name: str, pairs: list[str], settings: dict[str, Any]) -> Bot:
     parameters = inspect.signature(factory).parameters
+    written: set[str] = set()
     for pair in pairs:
         setting, sep, text = pair.partition("=")
         setting = setting.strip()
         if not sep or not setting:
             raise ValueError(f"bad bot setting {pair!r} in {name!r}: write name:setting=value")
+        if setting in written:
+            # Before, the last one was taken silently: one of the two was not what was meant.
+            raise ValueError(f"bad settings for bot {key!r}: {setting} is set twice in {name!r}; set it once")
+        written.add(setting)
         value = _value(text.strip())
-        if setting in parameters and not _same_kind(value, parameters[setting].default):
-            raise ValueError(
-                f"bad settings for bot {key!r}: {setting}={text.strip()} "
-                f"(expected a value like {parameters[setting].default!r})"
-            )
+        default = parameters[setting].default if setting in parameters else None
+        if setting in parameters and not _same_kind(value, default):
+            raise ValueError(f"bad settings for bot {key!r}: {setting}={text.strip()} (expected {_expected(default)})")
+        if isinstance(default, float) and isinstance(value, int) and not isinstance(value, bool):
+            value = float(value)  # ``w=3`` for a float setting: 3.0, as its default's kind says
         settings[setting] = value
     for setting in settings:
         if setting not in parameters:
@@ -224,6 +241,9 @@ def _build(factory: Callable[..., Any], key: str, name: str, pairs: list[str], s
     try:
         bot: Bot = factory(**settings)
     except (TypeError, ValueError) as error:
+        if not settings:
+            # No setting to blame: the constructor itself fails.
+            raise ValueError(f"bot {key!r} cannot be made: {type(error).__name__}: {error}") from None
         raise ValueError(f"bad settings for bot {key!r}: {error}") from None
     except Exception as error:
         if factory in BOTS.values():
@@ -250,6 +270,15 @@ def _same_kind(value: Any, default: Any) -> bool:
     if default is None:
         return value is None or isinstance(value, (int, float))
     return isinstance(value, type(default))
+
+
+def _expected(default: Any) -> str:
+    """What a setting of this default's kind takes, in words, for a refusal."""
+    if isinstance(default, bool):
+        return "true or false"
+    if default is None:
+        return "none or a number"
+    return f"a value like {default!r}"
 
 
 def _value(text: str) -> Any:

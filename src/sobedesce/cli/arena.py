@@ -32,7 +32,8 @@ def register(subparsers: Any) -> None:
         description="Play every deal once with each rotation of the four bots around the table "
         "(duplicate deals) and report each bot's mean score change per round with a 95% "
         "confidence interval. Lower is better: a score falls when tricks are won. "
-        "Exit status: 0 done, 1 a bot broke the rules or crashed, 2 bad input.",
+        "Exit status: 0 done, 1 a bot broke the rules or crashed, 2 bad input, "
+        "130 interrupted by Ctrl-C (a partial report: the deals played in every rotation).",
     )
     parser.add_argument(
         "--bots",

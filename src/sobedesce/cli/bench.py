@@ -67,7 +67,12 @@ def register(subparsers: Any) -> None:
         help="engine: time per measured game (default 6, quick 1); server: the measured window (default 20, quick 5)",
     )
     parser.add_argument("--quick", action="store_true", help="a short run, for CI")
-    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--seed",
+        type=int,
+        default=1,
+        help="seed of the random play (engine) or of the players' moves and the deals (server) (default 1)",
+    )
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     server = parser.add_argument_group("server options")
     server.add_argument(

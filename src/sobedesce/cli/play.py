@@ -29,7 +29,9 @@ def register(subparsers: Any) -> None:
             " At the end of a match: play again (y/n)."
         ),
     )
-    parser.add_argument("--rules", choices=sorted(PRESETS), default=None, help="rule set (default: classic)")
+    parser.add_argument(
+        "--rules", type=str.lower, choices=sorted(PRESETS), default=None, help="rule set (default: classic)"
+    )
     parser.add_argument(
         "--bots",
         default=None,
