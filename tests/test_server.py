@@ -1196,6 +1196,35 @@ def test_an_open_table_whose_people_have_gone_is_not_listed_until_one_comes_back
     run(scenario())
 
 
+def test_a_person_who_sits_elsewhere_gives_up_a_seat_at_an_open_table_they_had_left(make_server: MakeServer) -> None:
+    """A person made a table, reloaded the page (a new connection, at no table) and started a
+    quick match: their seat at the first table stayed theirs, and once someone took its open
+    seat that match started with them away and their bot playing, a match they knew nothing of.
+    Sitting down elsewhere now gives such a seat up; a seat another tab of theirs still holds,
+    or one at a match in play, stays."""
+    server = make_server()
+
+    async def scenario() -> None:
+        eva = await GameClient.person(server, "eva")
+        left_behind = (await eva.create(["you", "open", "easy", "easy"]))["id"]
+        held = await GameClient.person(server, "eva tab", token=eva.token)
+        kept = (await held.create(["you", "open", "easy", "easy"]))["id"]
+        eve = await GameClient.person(server, "eve")
+        await eve.watch(left_behind)
+        await eva.close()  # the tab of the first table: reloaded
+        await eve.reach(lambda c: c.table_info is not None and not c.table_info["seats"][0]["connected"], "eva gone")
+        reloaded = await GameClient.person(server, "eva reloaded", token=eva.token)
+        await reloaded.quick()
+        # The table she left is abandoned (nobody else sat there); its watcher is told.
+        await eve.until_type("left")
+        with server.http() as http:
+            assert http.get(f"/api/tables/{left_behind}").json()["status"] == "abandoned"
+            seats = http.get(f"/api/tables/{kept}").json()["seats"]
+        assert seats[0]["kind"] == "person" and seats[0]["connected"], "the seat another tab holds stays"
+
+    run(scenario())
+
+
 def test_leaving_an_open_table_takes_every_connection_of_the_person_off_the_seat(make_server: MakeServer) -> None:
     """A person at a table that has not started, in two tabs, leaves in one: the seat opens
     and the other tab leaves it too, so whoever sits there next is the only one sent its hand
@@ -1349,7 +1378,8 @@ def test_the_http_api(make_server: MakeServer) -> None:
         assert quick.status_code == 201 and quick.json()["seats"][1]["level"] == "easy"
         inviting = http.post("/api/tables", json={"seats": ["you", "open", "easy", "easy"]}, headers=auth)
         assert inviting.status_code == 201
-        assert any(t["id"] == inviting.json()["id"] for t in http.get("/api/tables").json())
+        # Listed once its creator sits there (join, below): until then nobody seated is at it.
+        assert all(t["id"] != inviting.json()["id"] for t in http.get("/api/tables").json())
         # Three tables open or in play: a fourth waits until one is done.
         fourth = http.post("/api/quick", json={}, headers=auth)
         assert fourth.status_code == 400 and fourth.json()["code"] == "too_many_tables", fourth.text
@@ -1368,6 +1398,19 @@ def test_the_http_api(make_server: MakeServer) -> None:
         assert http.get("/api/matches/9223372036854775808/record").status_code == 404
         assert http.get("/api/leaderboard", params={"among": "martians"}).status_code == 422
         assert http.get("/api/players/nobody-at-all/history").status_code == 404
+        bruno = http.post("/api/players", json={"name": unique_name("Bruno")}).json()["token"]
+        waiting = http.post(
+            "/api/tables", json={"seats": ["you", "open", "easy", "easy"]}, headers={"Authorization": f"Bearer {bruno}"}
+        ).json()["id"]
+
+    async def sit() -> None:
+        client = await GameClient.person(server, "bruno", token=bruno)
+        await client.join(waiting)
+        async with server.ahttp() as http:
+            assert any(t["id"] == waiting for t in (await http.get("/api/tables")).json())
+        await client.close()
+
+    run(sit())
 
     async def scenario() -> Message:
         person = await GameClient.person(server, "ana", token=token)

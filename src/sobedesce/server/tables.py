@@ -618,6 +618,8 @@ class Tables:
             elif seat is not None and seat != mine:
                 raise ServerError("seat_taken", f"you already sit at seat {mine} of this table")
             await self._quit_open_table(client, room)
+            if room.status in ("open", "playing"):
+                await self._quit_deserted_seats(player.id, room)
             self._attach(client, room, mine, since)
             if room.status == "open" and all(s.kind != "open" for s in room.seats):
                 await self._start(room)
@@ -754,6 +756,29 @@ class Tables:
         if not room.connected(seat):
             await self._open_seat(room, seat)
             self._broadcast_table(room)
+
+    async def _quit_deserted_seats(self, player_id: int, going_to: Room) -> None:
+        """A person sitting down at a table gives up their seats at the other tables of this
+        process that have not started and where no connection of theirs is (a tab closed, or
+        the page reloaded, before they went elsewhere): the match there would otherwise start,
+        once its open seats were taken, with them away and their bot playing a match they do
+        not know of (under the lobby's lock)."""
+        for room in list(self.rooms.values()):
+            if room is going_to or room.status != "open":
+                continue
+            seat = room.seat_of(player_id)
+            if seat is not None and not room.connected(seat):
+                taken = room.seats[seat]
+                try:
+                    await self._open_seat(room, seat)
+                except (StoreError, LeaseLost):
+                    if room.seats[seat].kind == "open":
+                        room.seats[seat] = taken  # not stored: still theirs
+                    # The seat stays theirs (it closes with the table); the table they go to matters.
+                    log.warning("could not give up seat %s of table %s", seat, room.id, exc_info=True)
+                    continue
+                if room.status == "open":
+                    self._broadcast_table(room)
 
     def _schedule_close(self, room: Room) -> None:
         """An open table with nobody seated and connected closes after ``open_for`` seconds."""
