@@ -683,13 +683,18 @@ def test_history_and_leaderboard_on_a_phone_in_portuguese(browser: Browser, serv
 
     page.goto(server + "#/")
     board = page.locator("#leaderboard")
-    expect(board.locator("[data-key=among-people]")).to_have_attribute("aria-pressed", "true")
-    # No match among people has finished on this server: the message says so, and where to look.
-    expect(board).to_contain_text("Ainda nenhuma partida entre pessoas terminou")
+    # No match among people only has finished on this server: "With bots" is shown at once.
+    expect(board.locator("[data-key=among-bots]")).to_have_attribute("aria-pressed", "true")
+    expect(board.locator("table.board")).to_contain_text(name)
+    # "Among people" says so, and where to look.
+    page.click("[data-key=among-people]")
+    expect(board).to_contain_text("Ainda nenhuma partida só entre pessoas terminou")
     expect(board).to_contain_text("Com bots")
     page.click("[data-key=among-bots]")
     expect(board.locator("table.board")).to_contain_text(name)
     assert not re.search(r"-\d|\d\.\d", board.inner_text())
+    ratings = board.locator("tbody td.rating").all_inner_texts()
+    assert ratings and all(re.fullmatch(rf"{MINUS}?\d+,\d", r) for r in ratings), ratings
     assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
     assert page.evaluate(
         "import('/static/i18n.js').then(m => [m.num(-3), m.signed(-4.06), m.signed(2.5), m.signed(0)])"
@@ -1383,6 +1388,11 @@ def test_the_final_scores_of_a_long_name_fit_a_phone(browser: Browser, server: s
             expect(over.locator("h2")).to_have_text("Fim da partida")
         row = over.locator("tbody th", has_text=name[:7])
         expect(row).to_have_attribute("title", name)
+        # Your own row says so, however long the name: the name is cut short, not "(you)".
+        expect(over.locator("tbody tr.me")).to_have_count(1)
+        expect(over.locator("tbody tr.me th")).to_contain_text("(you)" if language == "en" else "(eu)")
+        if language == "en":
+            assert over.locator("tbody tr.me th").evaluate(YOU_SEEN) == "seen"
         fits = page.evaluate(MATCH_OVER_FITS)
         assert fits["scrollWidth"] <= fits["clientWidth"] and not fits["out"], (language, fits["out"], fits)
         assert fits["scrollHeight"] <= fits["clientHeight"], (language, fits)
@@ -2150,3 +2160,147 @@ def test_escape_closes_the_list_of_phrases(browser: Browser, server: str) -> Non
     expect(say).to_be_focused()
     for page in (first, second):
         page.context.close()
+
+
+# -- 40. a new table with a time per decision ---------------------------------------------------
+
+
+def test_a_new_table_has_the_time_per_decision_chosen(browser: Browser, server: str) -> None:
+    # The form had no clock: a table with other people waited for ever on whoever had gone.
+    page = new_page(browser, viewport={"width": 1280, "height": 800})
+    page.goto(server)
+    register(page, person())
+    clock = page.locator("#create select#clock")
+    expect(clock).to_have_value("")
+    expect(clock.locator("option:checked")).to_have_text("No limit")
+    assert clock.locator("option").all_inner_texts() == ["No limit", "30 s", "60 s", "2 min"]
+    expect(page.locator("#clock-help")).to_contain_text("at a table with other people")
+    page.select_option("#clock", "60")
+    _create(page, ["you", "open", "easy", "easy"])
+    page.wait_for_function("() => window.sobedesce.state.table?.clock === 60")
+    page.context.close()
+
+
+# -- 41. the exchange: Tab goes from the cards to the buttons -------------------------------------
+
+
+def test_in_the_exchange_tab_goes_from_the_cards_to_the_buttons(browser: Browser, server: str) -> None:
+    # The buttons came before the hand in the page's order: Tab from the cards to pick went past
+    # "Exchange" and "Keep my hand" to the toolbar.
+    page = _at_a_quick_match(browser, server, 1280, 800)
+    decide_until(page, "exchange")
+    cards = page.locator("#hand .card").evaluate_all("els => els.map(e => e.dataset.key)")
+    keep = page.locator("#actions [data-action=keep]").count() > 0
+    help_text = page.locator("#actions .help").inner_text()
+    if keep:
+        # Keeping the hand allowed (classic rules): the help says so, not "(1 to 5)".
+        assert re.fullmatch(r"Discard up to \d, or keep your hand\.", help_text), help_text
+    page.locator("#hand .card").first.focus()
+    seen = []
+    for _ in range(len(cards) + 4):
+        page.keyboard.press("Tab")
+        seen.append(page.evaluate("document.activeElement?.dataset?.key ?? document.activeElement?.tagName"))
+    assert seen[: len(cards) - 1] == cards[1:], seen
+    buttons = ["exchange", "keep", "sit-out"]
+    after = seen[len(cards) - 1]
+    assert after in buttons, seen  # the first button enabled ("Exchange 0" is not)
+    page.context.close()
+
+
+# -- 42. the leaderboard opens where the matches are; ratings line up ------------------------------
+
+
+def test_the_leaderboard_opens_on_the_board_that_has_matches(browser: Browser, server: str) -> None:
+    # It opened on "Among people", empty, while three friends' match with a bot was under
+    # "With bots"; and its ratings were written "3.02" above "-3.3".
+    name = person()
+    token, _ = _play_quick_match(server.replace("http", "ws", 1) + "ws", name)
+    page = new_page(browser, viewport={"width": 1280, "height": 800})
+    page.context.add_init_script(
+        f"localStorage.setItem('sobedesce.player', '{json.dumps({'name': name, 'token': token})}')"
+    )
+    page.goto(server)
+    board = page.locator("#leaderboard")
+    # No match among people only on this server, some with bots: "With bots" is shown.
+    expect(board.locator("[data-key=among-bots]")).to_have_attribute("aria-pressed", "true")
+    expect(board.locator("table.board")).to_contain_text(name)
+    ratings = board.locator("tbody td.rating").all_inner_texts()
+    assert ratings and all(re.fullmatch(rf"{MINUS}?\d+\.\d", r) for r in ratings), ratings
+    assert page.evaluate(
+        "import('/static/i18n.js').then(m => [m.fixed(3, 1), m.fixed(-3.3, 1), m.fixed(3.02, 1), m.fixed(-0.04, 1)])"
+    ) == ["3.0", f"{MINUS}3.3", "3.0", "0.0"]
+    # Chosen by the person, "Among people" stays, and says where a match with a bot is.
+    page.click("[data-key=among-people]")
+    expect(board.locator("[data-key=among-people]")).to_have_attribute("aria-pressed", "true")
+    expect(board.locator("#board-empty")).to_have_text(
+        "No finished match between people only yet. A match with a bot at the table, even one, is under “With bots”."
+    )
+    page.click("[data-nav=rules]")
+    page.click("[data-nav=lobby]")
+    expect(board.locator("#board-empty")).to_contain_text("No finished match between people only yet.")
+    expect(board.locator("[data-key=among-people]")).to_have_attribute("aria-pressed", "true")
+    page.context.close()
+
+
+# -- 43. the dealer's chip covers no name on a phone ------------------------------------------------
+
+CHIP_OVER_NAME = """seat => {
+  const box = document.querySelector(`.seat[data-seat="${seat}"]`);
+  const chip = box.querySelector('.chip').getBoundingClientRect();
+  const range = document.createRange();
+  range.selectNodeContents(box.querySelector('.name'));
+  return [...range.getClientRects()].some(r => r.width > 0 && Math.min(r.right, chip.right) - Math.max(r.left, chip.left) > 0.5
+                                              && Math.min(r.bottom, chip.bottom) - Math.max(r.top, chip.top) > 0.5);
+}"""
+
+
+def test_the_dealer_chip_covers_no_name_on_a_phone(browser: Browser, server: str) -> None:
+    # On a phone the "D" lay over the last letter of a side seat's name ("Ana Sofi").
+    page = _at_a_quick_match(browser, server, 390, 844, has_touch=True)
+    page.wait_for_function("() => window.sobedesce.state.state !== null")
+    for seat in range(4):
+        page.evaluate(
+            """async seat => {
+              const app = await import('/static/app.js');
+              const {state, table, seat: me} = window.sobedesce.state;
+              if (seat !== me) table.seats[seat].name = 'Ana Sofia';
+              state.dealer = seat;
+              app.render();
+            }""",
+            seat,
+        )
+        expect(page.locator(f'.seat[data-seat="{seat}"] > .chip')).to_have_count(1)
+        assert not page.evaluate(CHIP_OVER_NAME, seat), f"the chip covers the name of seat {seat}"
+    page.context.close()
+
+
+# -- 44. a last table whose match is over is not offered as one to go back to -------------------------
+
+
+def test_the_way_back_to_a_table_whose_match_is_over_says_so(browser: Browser, server: str) -> None:
+    # "Back to your last table" stayed once its match was over, played out by the bots.
+    page = _at_a_quick_match(browser, server, 1280, 800)
+    table_id = _table_id(page)
+    page.wait_for_function("() => window.sobedesce.state.table?.status === 'playing'")
+    page.click("[data-key=leave]")
+    page.click("#leave-confirm")
+    expect(page.locator("#back-to-table")).to_be_visible()
+    # The bots play the match out (pace 0): the lobby visited after that says it is over.
+    page.evaluate(
+        """id => { (async () => {
+             while ((await (await fetch(`/api/tables/${id}`)).json()).status !== 'finished') {
+               await new Promise(resolve => setTimeout(resolve, 100));
+             }
+             window.lastTableOver = true;
+           })(); }""",
+        table_id,
+    )
+    page.wait_for_function("() => window.lastTableOver === true")
+    page.click("[data-nav=rules]")
+    page.click("[data-nav=lobby]")
+    back = page.locator("#back-to-table")
+    expect(back).to_have_text("See your last match")
+    back.click()
+    expect(page.locator("#match-over")).to_be_visible()
+    expect(page.locator("#match-over tbody tr.me")).to_contain_text("(you)")
+    page.context.close()

@@ -28,8 +28,9 @@ const app = {
   authed: false,
   speed: localStorage.getItem("sobedesce.speed") || (reducedMotion ? "off" : "normal"),
   route: { page: "lobby" },
-  // `created`: the table just made without a seat for you (setCreated).
-  lobby: { tables: [], created: JSON.parse(sessionStorage.getItem("sobedesce.created") || "null"), nameError: null, pendingName: null, among: "people", asked: null, busy: false, problem: null },
+  // `created`: the table just made without a seat for you (setCreated). `among`: the
+  // leaderboard's tab; `amongChosen`: picked by the person (else lobby.js picks the one shown).
+  lobby: { tables: [], created: JSON.parse(sessionStorage.getItem("sobedesce.created") || "null"), nameError: null, pendingName: null, among: "people", amongChosen: false, asked: null, busy: false, problem: null },
   notice: null,
   // A table the page could not join but may watch (a public match begun without you).
   noticeWatch: null,

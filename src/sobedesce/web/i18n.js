@@ -28,6 +28,7 @@ const STRINGS = {
     forget_yes: "Forget {name}",
     forget_no: "Keep {name}",
     back_to_table: "Back to your last table",
+    see_last_match: "See your last match",
     back_to_this: "Back to this table",
     quick_title: "Quick match",
     quick_help: "You against three bots; the match starts at once.",
@@ -46,6 +47,12 @@ const STRINGS = {
     seat_easy: "Bot, easy",
     seat_hard: "Bot, hard",
     seat_expert: "Bot, expert",
+    clock_label: "Time per decision",
+    clock_none: "No limit",
+    clock_30: "30 s",
+    clock_60: "60 s",
+    clock_120: "2 min",
+    clock_help: "Counts at a table with other people only: when the time runs out, a bot plays for you until you act again.",
     private_table: "Private (only people with the invitation link may join)",
     create: "Create table",
     created_link: "Table created. Invitation link:",
@@ -122,6 +129,7 @@ const STRINGS = {
     keep: "Keep my hand",
     sit_out: "Sit out",
     pick_cards: "Pick the cards to discard ({min}–{max}).",
+    pick_cards_or_keep: "Discard up to {max}, or keep your hand.",
     cannot_sit_out: "You may not sit out: {reason}",
     reason_hearts: "Hearts are trump, so everyone plays",
     reason_chooser: "the chooser must play (classic)",
@@ -234,7 +242,7 @@ const STRINGS = {
     bot_level_easy: "easy",
     bot_level_hard: "hard",
     bot_level_expert: "expert",
-    nobody_yet_people: "No finished match between people yet. Matches against bots are under “With bots”.",
+    nobody_yet_people: "No finished match between people only yet. A match with a bot at the table, even one, is under “With bots”.",
     leave_title: "Leave the table?",
     leave_confirm: "The match goes on without you: a bot plays your seat until you come back. You can come back from the lobby (“Back to your last table”).",
     stay: "Stay",
@@ -311,6 +319,7 @@ const STRINGS = {
     forget_yes: "Esquecer {name}",
     forget_no: "Manter {name}",
     back_to_table: "Voltar à sua última mesa",
+    see_last_match: "Ver a sua última partida",
     back_to_this: "Voltar a esta mesa",
     quick_title: "Partida rápida",
     quick_help: "Contra três bots; a partida começa já.",
@@ -329,6 +338,12 @@ const STRINGS = {
     seat_easy: "Bot, fácil",
     seat_hard: "Bot, difícil",
     seat_expert: "Bot, perito",
+    clock_label: "Tempo por decisão",
+    clock_none: "Sem limite",
+    clock_30: "30 s",
+    clock_60: "60 s",
+    clock_120: "2 min",
+    clock_help: "Só conta numa mesa com outras pessoas: esgotado o tempo, um bot joga por si até voltar a jogar.",
     private_table: "Privada (só entra quem tiver o convite)",
     create: "Criar mesa",
     created_link: "Mesa criada. Ligação de convite:",
@@ -404,6 +419,7 @@ const STRINGS = {
     keep: "Ficar com a mão",
     sit_out: "Ficar de fora",
     pick_cards: "Escolha as cartas a descartar ({min}–{max}).",
+    pick_cards_or_keep: "Descarte até {max} ou fique com a mão.",
     cannot_sit_out: "Não pode ficar de fora: {reason}",
     reason_hearts: "o trunfo é Copas, todos jogam",
     reason_chooser: "quem escolhe o trunfo tem de jogar (clássicas)",
@@ -513,7 +529,7 @@ const STRINGS = {
     bot_level_easy: "fácil",
     bot_level_hard: "difícil",
     bot_level_expert: "perito",
-    nobody_yet_people: "Ainda nenhuma partida entre pessoas terminou. As partidas contra bots estão em “Com bots”.",
+    nobody_yet_people: "Ainda nenhuma partida só entre pessoas terminou. Uma partida com um bot à mesa, nem que seja um, está em “Com bots”.",
     leave_title: "Sair da mesa?",
     leave_confirm: "A partida continua sem si: um bot joga no seu lugar até voltar. Pode voltar a partir da entrada (“Voltar à sua última mesa”).",
     stay: "Ficar",
@@ -599,6 +615,13 @@ const locale = () => (lang === "pt" ? "pt-PT" : "en-GB");
 // A number as the page writes it: the language's decimal mark, a true minus sign (U+2212).
 export function num(n) {
   return new Intl.NumberFormat(locale(), { maximumFractionDigits: 2 }).format(n).replace("-", "\u2212");
+}
+
+// A number to a fixed count of decimals, so a column of them lines up: "3.0", "−3.3" (never
+// "−0.0").
+export function fixed(n, digits) {
+  const format = { minimumFractionDigits: digits, maximumFractionDigits: digits, signDisplay: "negative" };
+  return new Intl.NumberFormat(locale(), format).format(n).replace("-", "\u2212");
 }
 
 // A change: "+3", "−4.06", "0".

@@ -3,11 +3,13 @@
 
 import { forgetPlayer, register, render, send, setCreated } from "./app.js";
 import { h } from "./cards.js";
-import { isolate, num, playerName, t } from "./i18n.js";
+import { fixed, isolate, num, playerName, t } from "./i18n.js";
 import { words } from "./messages.js";
 import { invite } from "./table.js";
 
 const SEAT_CHOICES = ["you", "open", "easy", "hard", "expert"];
+// The time a person has for each decision (the protocol's `clock`, in seconds; "" for none).
+const CLOCK_CHOICES = ["", "30", "60", "120"];
 // The leaderboards as last received (null before the first), and the visit of the lobby each
 // was asked for: asked again at each visit, so a match finished meanwhile is counted (they
 // were asked once, and showed the standings of the page's first visit until a reload).
@@ -21,6 +23,7 @@ const choices = {
   level: "hard",
   createRules: "classic",
   seats: ["you", "open", "easy", "easy"],
+  clock: "",
   private: false,
 };
 
@@ -152,7 +155,8 @@ function createPanel(app) {
         event.preventDefault();
         const data = new FormData(form);
         const seats = [0, 1, 2, 3].map((seat) => data.get(`seat${seat}`));
-        ask(app, "create", { type: "create", rules: data.get("rules"), seats, private: data.get("private") === "on" });
+        const clock = data.get("clock") ? Number(data.get("clock")) : null;
+        ask(app, "create", { type: "create", rules: data.get("rules"), seats, private: data.get("private") === "on", clock });
       },
     },
     h("h2", { id: "create-title" }, t("create_title")),
@@ -179,6 +183,31 @@ function createPanel(app) {
           ),
         ),
       ),
+    ),
+    // Always shown, with a word on when it counts: the server keeps no clock at a table of
+    // one person and bots (nobody waits there but the bots).
+    h(
+      "div",
+      { class: "clock-choice" },
+      h(
+        "label",
+        { for: "clock" },
+        t("clock_label"),
+        h(
+          "select",
+          {
+            name: "clock",
+            id: "clock",
+            "data-key": "clock",
+            "aria-describedby": "clock-help",
+            onchange: (event) => {
+              choices.clock = event.target.value;
+            },
+          },
+          CLOCK_CHOICES.map((value) => h("option", { value, selected: value === choices.clock }, t(`clock_${value || "none"}`))),
+        ),
+      ),
+      h("p", { class: "help", id: "clock-help" }, t("clock_help")),
     ),
     h(
       "label",
@@ -280,18 +309,27 @@ export function redrawPanel(app, id) {
   }
   const active = document.activeElement;
   const focused = old.contains(active) ? active.dataset?.key : null;
-  const fresh = { tables: tablesPanel, leaderboard: leaderboardPanel }[id](app);
+  const fresh = { tables: tablesPanel, leaderboard: leaderboardPanel, who: whoPanel }[id](app);
   old.replaceWith(fresh);
   if (focused) fresh.querySelector(`[data-key="${CSS.escape(focused)}"]`)?.focus({ preventScroll: true });
 }
 
 function leaderboardPanel(app) {
-  const among = app.lobby.among;
-  if (boardAsked[among] !== app.route) {
-    boardAsked[among] = app.route;
-    loadLeaderboard(app, among);
+  // Until the person picks a tab, both boards are asked for: "With bots" is shown when no
+  // match among people only is counted yet and some with bots are (three friends and a bot
+  // found "Among people" empty, their match being under "With bots").
+  const chosen = app.lobby.amongChosen;
+  for (const board of chosen ? [app.lobby.among] : ["people", "bots"]) {
+    if (boardAsked[board] !== app.route) {
+      boardAsked[board] = app.route;
+      loadLeaderboard(app, board);
+    }
   }
-  // The last standings stay shown until the new ones come.
+  const peopleEmpty = leaderboards.people?.length === 0;
+  const among = chosen ? app.lobby.among : peopleEmpty && leaderboards.bots?.length ? "bots" : "people";
+  // Nothing said before the first standings come (nor while it is not known yet which board
+  // to show); after that the last ones stay shown until the new ones come.
+  const loading = leaderboards[among] === null || (!chosen && peopleEmpty && leaderboards.bots === null);
   const rows = leaderboards[among] ?? [];
   const tab = (value) =>
     h(
@@ -302,6 +340,7 @@ function leaderboardPanel(app) {
         "data-key": `among-${value}`,
         onclick: () => {
           app.lobby.among = value;
+          app.lobby.amongChosen = true;
           boardAsked[value] = null;
           render();
         },
@@ -313,7 +352,7 @@ function leaderboardPanel(app) {
     { class: "panel", id: "leaderboard", "aria-labelledby": "leaderboard-title" },
     h("div", { class: "panel-head" }, h("h2", { id: "leaderboard-title" }, t("leaderboard")), h("div", { class: "row" }, tab("people"), tab("bots"))),
     rows.length === 0
-      ? h("p", { class: "help" }, t(among === "people" ? "nobody_yet_people" : "nobody_yet"))
+      ? h("p", { class: "help", id: "board-empty" }, loading ? "" : t(among === "people" ? "nobody_yet_people" : "nobody_yet"))
       : h(
           "div",
           { class: "board-scroll" },
@@ -323,7 +362,13 @@ function leaderboardPanel(app) {
             h(
               "thead",
               {},
-              h("tr", {}, ["col_player", "col_riscos", "col_played", "col_won", "col_rating"].map((key) => h("th", { scope: "col" }, t(key)))),
+              h(
+                "tr",
+                {},
+                ["col_player", "col_riscos", "col_played", "col_won", "col_rating"].map((key) =>
+                  h("th", { scope: "col", class: key === "col_rating" ? "rating" : null }, t(key)),
+                ),
+              ),
             ),
             h(
               "tbody",
@@ -336,7 +381,8 @@ function leaderboardPanel(app) {
                   h("td", {}, num(row.riscos)),
                   h("td", {}, row.played),
                   h("td", {}, row.won),
-                  h("td", {}, num(row.rating)),
+                  // To the tenth, right-aligned: the column lines up ("3.0" above "−3.3").
+                  h("td", { class: "rating" }, fixed(row.rating, 1)),
                 ),
               ),
             ),
@@ -345,23 +391,63 @@ function leaderboardPanel(app) {
   );
 }
 
-export function renderLobby(app) {
+// The last table you sat at, as the server tells it (GET /api/tables/{id}, public tables
+// only), asked at each visit of the lobby: its match may have finished while a bot played your
+// seat. `null` while not known (a private table is never known: its button stays as it is).
+const lastTable = { id: null, asked: null, info: null };
+
+async function loadLastTable(app, id) {
+  let info = null;
+  try {
+    const response = await fetch(`/api/tables/${encodeURIComponent(id)}`);
+    info = response.ok ? await response.json() : null;
+  } catch {
+    info = null; // not known: the button stays as it was
+  }
+  if (lastTable.id !== id) return;
+  lastTable.info = info;
+  redrawPanel(app, "who");
+}
+
+// The way back to your last table: "Back to your last table" while it may be played on;
+// once its match is over, "See your last match" (the table shows its final scores, the
+// replay and "Play again"); none for a table closed before its match began.
+function backButton(app) {
   const back = localStorage.getItem("sobedesce.table");
+  if (!back) return null;
+  if (lastTable.id !== back || lastTable.asked !== app.route) {
+    if (lastTable.id !== back) lastTable.info = null;
+    lastTable.id = back;
+    lastTable.asked = app.route;
+    loadLastTable(app, back);
+  }
+  const status = lastTable.info?.status;
+  if (status === "abandoned") return null;
+  const over = status === "finished";
+  return h(
+    "a",
+    { class: "button", href: `#/table/${back}`, "data-key": "back-to-table", id: "back-to-table", "data-over": over ? "true" : null },
+    t(over ? "see_last_match" : "back_to_table"),
+  );
+}
+
+function whoPanel(app) {
+  return h(
+    "div",
+    { class: "panel who", id: "who" },
+    h("p", { id: "playing-as" }, t("playing_as", { name: app.player.name })),
+    backButton(app),
+    forgetting ? forgetQuestion(app) : h("button", { type: "button", class: "link", "data-key": "other-name", onclick: askToForget }, t("other_name")),
+  );
+}
+
+export function renderLobby(app) {
   const parts = [h("h1", { class: "page-title" }, t("title"), h("small", {}, t("tagline")))];
   if (app.notice) parts.push(h("p", { class: "notice", role: "status" }, words(app.notice)));
   if (!app.player?.token) {
     parts.push(nameForm(app));
   } else {
-    parts.push(
-      h(
-        "div",
-        { class: "panel who" },
-        h("p", { id: "playing-as" }, t("playing_as", { name: app.player.name })),
-        back && h("a", { class: "button", href: `#/table/${back}`, "data-key": "back-to-table", id: "back-to-table" }, t("back_to_table")),
-        forgetting ? forgetQuestion(app) : h("button", { type: "button", class: "link", "data-key": "other-name", onclick: askToForget }, t("other_name")),
-      ),
-      h("div", { class: "lobby-grid" }, quickPanel(app), createPanel(app)),
-    );
+    parts.push(whoPanel(app), h("div", { class: "lobby-grid" }, quickPanel(app), createPanel(app)));
   }
   parts.push(h("div", { class: "lobby-grid" }, tablesPanel(app), leaderboardPanel(app)));
   return parts;

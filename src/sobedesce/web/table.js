@@ -134,13 +134,15 @@ export function renderTable(app) {
       roundSummary(table),
       h("div", { class: "center" }, centerPanel(app, table, positions)),
       tableInfo(state),
-      actionBar(table, turn),
       // While the connection is down nothing can be decided: said where the decision is made.
       state && !online()
         ? h("p", { class: "problem offline", id: "problem", role: "alert" }, t("offline_notice"))
         : h("p", { class: "problem", id: "problem", role: "alert" }, words(table.problem) ?? ""),
       seatBox(table, positions.bottom, "bottom"),
       handRow(table, turn),
+      // The buttons after the hand in the page's order (the grid draws them above it): Tab
+      // goes from the cards to pick to "Exchange", not from the buttons back to the cards.
+      actionBar(table, turn),
       matchOver(app, table),
     ),
     toolbar(table, turn),
@@ -474,7 +476,9 @@ function actionBar(table, turn) {
     return h(
       "div",
       { class: "actions", id: "actions", role: "group", "aria-label": t("your_exchange") },
-      h("p", { class: "help" }, t("pick_cards", { min: Math.max(min, 1), max })),
+      // Keeping the hand (none discarded) allowed: the help says so, not "(1–5)". Short, so
+      // that it keeps to one line on a phone (the hand stays above the fold).
+      h("p", { class: "help" }, min === 0 ? t("pick_cards_or_keep", { max }) : t("pick_cards", { min, max })),
       h(
         "button",
         {
@@ -891,11 +895,21 @@ function matchOver(app, table) {
       h(
         "tbody",
         {},
+        // Your own row says "(you)", as your seat does: never cut short with a long name.
         state.scores.map((score, seat) =>
           h(
             "tr",
-            { class: winners.includes(seat) ? "winner" : "" },
-            h("th", { scope: "row", title: seatName(table, seat) }, seatName(table, seat)),
+            { class: `${winners.includes(seat) ? "winner" : ""}${seat === table.seat ? " me" : ""}`.trim() },
+            h(
+              "th",
+              { scope: "row", title: seatName(table, seat) },
+              h(
+                "span",
+                { class: "row-name" },
+                h("span", { class: "name" }, seatName(table, seat)),
+                seat === table.seat && [" ", h("span", { class: "you" }, t("you_suffix"))],
+              ),
+            ),
             h("td", {}, num(score)),
             event && h("td", { class: event.riscos[seat] > 0 ? "good" : event.riscos[seat] < 0 ? "bad" : "" }, signed(event.riscos[seat])),
           ),
