@@ -360,13 +360,21 @@ def _play_quick_match(ws_url: str, name: str, token: str | None = None) -> tuple
             ws.send(json.dumps({"type": "act", "id": f"r{next(acts)}", "v": message["v"], "action": action}))
 
 
+def _signed_in_page(browser: Browser, name: str, token: str, *, lang: str | None = None, **options: Any) -> Page:
+    """A new page of a person already registered (their name and token stored, as the page
+    keeps them), in ``lang`` when given."""
+    page = new_page(browser, **options)
+    script = f"localStorage.setItem('sobedesce.player', '{json.dumps({'name': name, 'token': token})}');"
+    if lang is not None:
+        script += f"localStorage.setItem('sobedesce.lang', '{lang}')"
+    page.context.add_init_script(script)
+    return page
+
+
 def test_replay_of_a_finished_match(browser: Browser, server: str) -> None:
     name = person()
     token, match_id = _play_quick_match(server.replace("http", "ws", 1) + "ws", name)
-    page = new_page(browser, viewport={"width": 1280, "height": 900})
-    page.context.add_init_script(
-        f"localStorage.setItem('sobedesce.player', '{json.dumps({'name': name, 'token': token})}')"
-    )
+    page = _signed_in_page(browser, name, token, viewport={"width": 1280, "height": 900})
     page.goto(server + "#/history")
     page.click(f"#history tr[data-match='{match_id}'] a")
     expect(page.locator("#replay")).to_be_visible()
@@ -665,11 +673,7 @@ def test_the_servers_messages_in_portuguese(browser: Browser, server: str) -> No
 def test_history_and_leaderboard_on_a_phone_in_portuguese(browser: Browser, server: str) -> None:
     name = person()
     token, match_id = _play_quick_match(server.replace("http", "ws", 1) + "ws", name)
-    page = new_page(browser, viewport={"width": 390, "height": 844}, has_touch=True)
-    page.context.add_init_script(
-        f"localStorage.setItem('sobedesce.player', '{json.dumps({'name': name, 'token': token})}');"
-        "localStorage.setItem('sobedesce.lang', 'pt')"
-    )
+    page = _signed_in_page(browser, name, token, lang="pt", viewport={"width": 390, "height": 844}, has_touch=True)
     page.goto(server + "#/history")
     row = page.locator(f"#history tr[data-match='{match_id}']")
     expect(row).to_be_visible()
@@ -979,10 +983,7 @@ def test_the_replays_scores_fit_a_phone(browser: Browser, server: str) -> None:
     # The score table (five columns) stuck out of a 390 px screen: the page scrolled sideways.
     name = f"W{random.randrange(10**6):06d}" + "W" * 17  # 24 characters, the most allowed
     token, match_id = _play_quick_match(server.replace("http", "ws", 1) + "ws", name)
-    page = new_page(browser, viewport={"width": 390, "height": 844}, has_touch=True)
-    page.context.add_init_script(
-        f"localStorage.setItem('sobedesce.player', '{json.dumps({'name': name, 'token': token})}')"
-    )
+    page = _signed_in_page(browser, name, token, viewport={"width": 390, "height": 844}, has_touch=True)
     page.goto(server + f"#/replay/{match_id}")
     expect(page.locator("#score-table tbody tr").first).to_be_visible()
     for word in ("Round", "Mão"):
@@ -2215,10 +2216,7 @@ def test_the_leaderboard_opens_on_the_board_that_has_matches(browser: Browser, s
     # "With bots"; and its ratings were written "3.02" above "-3.3".
     name = person()
     token, _ = _play_quick_match(server.replace("http", "ws", 1) + "ws", name)
-    page = new_page(browser, viewport={"width": 1280, "height": 800})
-    page.context.add_init_script(
-        f"localStorage.setItem('sobedesce.player', '{json.dumps({'name': name, 'token': token})}')"
-    )
+    page = _signed_in_page(browser, name, token, viewport={"width": 1280, "height": 800})
     page.goto(server)
     board = page.locator("#leaderboard")
     # No match among people only on this server, some with bots: "With bots" is shown.
