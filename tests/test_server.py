@@ -330,6 +330,50 @@ async def _person_at_a_quick_match(server: ServerProcess, label: str) -> tuple[G
     return person, person.table
 
 
+def test_a_seat_says_when_its_bot_will_play_for_a_person_gone_or_out_of_time(make_server: MakeServer) -> None:
+    """The page said "offline", then "away: a bot plays", with nothing in between to say when;
+    and at a table with a clock nothing said how long the person to act had.  Each seat's
+    ``bot_in`` says it: the seconds until its bot plays, else null."""
+    server = make_server(away_after=300)
+
+    def bot_in(client: GameClient, seat: int) -> Any:
+        assert client.table_info is not None
+        return client.table_info["seats"][seat]["bot_in"]
+
+    async def scenario() -> None:
+        # Gone: from the drop, --away-after (300 s) counts down; back, nothing runs.
+        person, table = await _person_at_a_quick_match(server, "gone")
+        watcher = await GameClient.person(server, "eve")
+        await watcher.watch(table)
+        assert bot_in(watcher, 0) is None
+        await person.close()
+        await watcher.reach(lambda c: bot_in(c, 0) is not None, "the away timer")
+        assert 0 < bot_in(watcher, 0) <= 300 and [bot_in(watcher, s) for s in (1, 2, 3)] == [None] * 3
+        back = await GameClient.person(server, "back", token=person.token)
+        await back.join(table)
+        await watcher.reach(lambda c: bot_in(c, 0) is None, "the timer stopped")
+        await back.close()
+        await watcher.close()
+
+        # A clock of 200 s: the person to act has it, counted down from their turn.
+        host = await GameClient.person(server, "host")
+        clocked = (await host.create(["you", "open", "easy", "easy"], clock=200))["id"]
+        guest = await GameClient.person(server, "guest")
+        await guest.join(clocked)
+
+        def person_to_act(c: GameClient) -> bool:
+            return c.state is not None and c.state.get("to_act") in (0, 1) and bot_in(c, c.state["to_act"]) is not None
+
+        await host.reach(person_to_act, "a person's turn with the clock running")
+        assert host.state is not None
+        seat = host.state["to_act"]
+        assert 0 < bot_in(host, seat) <= 200 and bot_in(host, 1 - seat) is None
+        await host.close()
+        await guest.close()
+
+    run(scenario())
+
+
 def test_reconnecting_mid_trick_resumes_from_the_last_event(make_server: MakeServer) -> None:
     server = make_server()
 
@@ -2743,7 +2787,7 @@ def test_the_finished_table_tells_who_has_gone_to_the_rematch(make_server: MakeS
         await host.until_type("pong")
         assert gone(1, 2)({"type": "table", "table": host.table_info})
         # Only public facts: each seat's usual fields, no card, no invitation.
-        fields = {"seat", "kind", "name", "level", "connected", "away", "at_rematch"}
+        fields = {"seat", "kind", "name", "level", "connected", "away", "at_rematch", "bot_in"}
         assert all(set(seat) == fields for seat in seats), seats
         assert "invite" not in told["table"] and not list(card_strings(told))
         # Leaving the new table before it starts: no longer there.

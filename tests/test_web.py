@@ -12,7 +12,8 @@ import os
 import random
 import re
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -2179,6 +2180,60 @@ def test_a_new_table_has_the_time_per_decision_chosen(browser: Browser, server: 
     page.select_option("#clock", "60")
     _create(page, ["you", "open", "easy", "easy"])
     page.wait_for_function("() => window.sobedesce.state.table?.clock === 60")
+    page.context.close()
+
+
+@contextmanager
+def _ws_person(ws_url: str, name: str) -> Iterator[Any]:
+    """A sync protocol client of a new person, said hello."""
+    with connect(ws_url) as ws:
+        ws.send(json.dumps({"type": "hello", "name": name}))
+        welcome = json.loads(ws.recv(timeout=TIMEOUT_MS / 1000))
+        assert welcome["type"] == "welcome", welcome
+        yield ws
+
+
+def _recv_until(ws: Any, done: Callable[[dict[str, Any]], bool]) -> dict[str, Any]:
+    while True:
+        message: dict[str, Any] = json.loads(ws.recv(timeout=TIMEOUT_MS / 1000))
+        if done(message):
+            return message
+
+
+def test_a_seat_counts_down_to_its_bot_gone_or_out_of_time(browser: Browser, server: str) -> None:
+    # "offline", then "away: a bot plays", with nothing to say when; and at a table with a
+    # clock nothing said how long one had.  The seat's badge counts down (the server's bot_in).
+    ws_url = server.replace("http", "ws", 1) + "ws"
+    with _ws_person(ws_url, person()) as gone:
+        gone.send(json.dumps({"type": "quick", "rules": "classic", "level": "easy"}))
+        table = _recv_until(gone, lambda m: m["type"] == "joined")["table"]
+        _recv_until(gone, lambda m: m["type"] in ("snapshot", "update") and m["state"] is not None)
+    # Gone mid-match: its bot plays after the server's --away-after (60 s).
+    page = new_page(browser, viewport={"width": 1280, "height": 800})
+    page.goto(server)
+    register(page, person())
+    page.goto(server + f"#/watch/{table}")
+    badge = page.locator(".seat[data-seat='0'] .countdown")
+    expect(badge).to_have_text(re.compile(r"^offline: a bot plays in \d+ s$"))
+    seconds = int(re.findall(r"\d+", badge.inner_text())[0])
+    assert 0 < seconds <= 60
+    expect(badge).not_to_have_text(f"offline: a bot plays in {seconds} s")  # it counts down
+    assert int(re.findall(r"\d+", badge.inner_text())[0]) < seconds
+
+    # A clock of 30 s, at a table whose other person left at once (their bot plays on): the
+    # person to act sees their time.
+    page.goto(server)
+    page.select_option("#clock", "30")
+    _create(page, ["you", "open", "easy", "easy"])
+    with _ws_person(ws_url, person()) as guest:
+        guest.send(json.dumps({"type": "join", "table": _table_id(page)}))
+        _recv_until(guest, lambda m: m["type"] == "joined")
+        guest.send(json.dumps({"type": "leave"}))
+        _recv_until(guest, lambda m: m["type"] == "left")
+    mine = page.locator(".seat.me .countdown")
+    expect(mine).to_have_text(re.compile(r"^\d+ s left$"))
+    assert 0 < int(re.findall(r"\d+", mine.inner_text())[0]) <= 30
+    expect(page.locator(".seat.me")).to_have_class(re.compile(r"\bacting\b"))
     page.context.close()
 
 

@@ -231,6 +231,8 @@ class Room:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     timers: dict[int, asyncio.TimerHandle] = field(default_factory=dict)
     clock_timer: asyncio.TimerHandle | None = None
+    clock_seat: int | None = None
+    """The seat the turn clock (``clock_timer``) runs for."""
     close_timer: asyncio.TimerHandle | None = None
     """An open table's: it closes when nobody seated comes (``Settings.open_for``)."""
     driving: asyncio.Task[None] | None = None
@@ -267,6 +269,19 @@ class Room:
         reading, only once its close handshake times out)."""
         return sum(1 for c in self.clients if c.seat is None and not c.closed)
 
+    def _bot_in(self, seat: int) -> float | None:
+        """Seconds until the seat's bot plays for its person, who is gone (``--away-after``) or
+        has the turn at a table with a clock; ``None`` when no such timer runs."""
+        handles = [self.timers.get(seat), self.clock_timer if self.clock_seat == seat else None]
+        running = [handle for handle in handles if handle is not None and not handle.cancelled()]
+        if not running:
+            return None
+        try:
+            now = asyncio.get_running_loop().time()
+        except RuntimeError:  # (read outside the server's loop: no timer runs there)
+            return None
+        return max(0.0, round(min(handle.when() for handle in running) - now, 1))
+
     def public(self, viewer: Client | None = None) -> dict[str, Any]:
         """What anyone may know of the table (and, for a seated person, its invitation code)."""
         seats = []
@@ -280,6 +295,7 @@ class Room:
                     "connected": seat.kind == "bot" or (seat.kind == "person" and self.connected(number)),
                     "away": number in self.away,
                     "at_rematch": number in self.at_rematch,
+                    "bot_in": self._bot_in(number),
                 }
             )
         info: dict[str, Any] = {
@@ -886,6 +902,8 @@ class Tables:
         version = room.version
         loop = asyncio.get_running_loop()
         room.clock_timer = loop.call_later(room.clock, self._clock_expired, room, seat, version)
+        room.clock_seat = seat
+        self._broadcast_table(room)  # its seat's bot_in: the page counts the time down
 
     def _clock_expired(self, room: Room, seat: int, version: int) -> None:
         room.clock_timer = None

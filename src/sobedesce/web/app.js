@@ -378,12 +378,18 @@ const handlers = {
     render();
   },
   table(message) {
-    if (message.table.id === app.table.id) app.table.info = message.table;
+    if (message.table.id === app.table.id) {
+      app.table.info = message.table;
+      app.table.infoAt = performance.now(); // when its seats' bot_in were counted
+    }
     showInvite();
     render();
   },
   snapshot(message) {
-    if (message.table) app.table.info = message.table;
+    if (message.table) {
+      app.table.info = message.table;
+      app.table.infoAt = performance.now();
+    }
     showInvite();
     enqueue(message);
   },

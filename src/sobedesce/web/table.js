@@ -181,16 +181,37 @@ function tableNotice(app) {
   );
 }
 
+// A badge whose seconds count down to `due` (a performance.now() time), every second, in
+// place: the page is not drawn again for it.
+function countdown(className, due, key) {
+  const seconds = Math.max(0, Math.ceil((due - performance.now()) / 1000));
+  return h("span", { class: `${className} countdown`, "data-due": String(due), "data-text": key }, t(key, { s: seconds }));
+}
+
+function tickCountdowns() {
+  for (const badge of document.querySelectorAll(".countdown")) {
+    const seconds = Math.max(0, Math.ceil((Number(badge.dataset.due) - performance.now()) / 1000));
+    badge.textContent = t(badge.dataset.text, { s: seconds });
+  }
+}
+
+setInterval(tickCountdowns, 1000);
+
 function seatBox(table, seat, pos) {
   const state = table.state;
   const entry = table.info?.seats?.[seat];
   const acting = state && state.to_act === seat && ["trump", "exchange", "play"].includes(state.phase);
   const isMe = table.seat === seat;
   const badges = [];
+  // When the seat's bot will play for its person (gone, or out of time at a table with a
+  // clock): the server's count when it sent the table, counted down here (tickCountdowns).
+  const due = entry?.bot_in != null && table.infoAt != null ? table.infoAt + entry.bot_in * 1000 : null;
   if (entry?.away) badges.push(h("span", { class: "badge warn" }, t("away")));
   // Gone to the rematch (the one who asked, or one who accepted): not offline, elsewhere.
   else if (entry?.kind === "person" && !entry.connected && entry.at_rematch) badges.push(h("span", { class: "badge" }, t("at_new_table")));
+  else if (entry?.kind === "person" && !entry.connected && due !== null) badges.push(countdown("badge warn", due, "offline_bot_in"));
   else if (entry?.kind === "person" && !entry.connected) badges.push(h("span", { class: "badge warn" }, t("offline")));
+  else if (entry?.kind === "person" && acting && due !== null) badges.push(countdown("badge clock", due, "time_left"));
   const name = `${seatName(table, seat)}${isMe ? ` ${t("you_suffix")}` : ""}`;
   return h(
     "div",
