@@ -2184,7 +2184,7 @@ def test_a_new_table_has_the_time_per_decision_chosen(browser: Browser, server: 
 
 
 @contextmanager
-def _ws_person(ws_url: str, name: str) -> Iterator[Any]:
+def _hello(ws_url: str, name: str) -> Iterator[Any]:
     """A sync protocol client of a new person, said hello."""
     with connect(ws_url) as ws:
         ws.send(json.dumps({"type": "hello", "name": name}))
@@ -2204,7 +2204,7 @@ def test_a_seat_counts_down_to_its_bot_gone_or_out_of_time(browser: Browser, ser
     # "offline", then "away: a bot plays", with nothing to say when; and at a table with a
     # clock nothing said how long one had.  The seat's badge counts down (the server's bot_in).
     ws_url = server.replace("http", "ws", 1) + "ws"
-    with _ws_person(ws_url, person()) as gone:
+    with _hello(ws_url, person()) as gone:
         gone.send(json.dumps({"type": "quick", "rules": "classic", "level": "easy"}))
         table = _recv_until(gone, lambda m: m["type"] == "joined")["table"]
         _recv_until(gone, lambda m: m["type"] in ("snapshot", "update") and m["state"] is not None)
@@ -2225,7 +2225,7 @@ def test_a_seat_counts_down_to_its_bot_gone_or_out_of_time(browser: Browser, ser
     page.goto(server)
     page.select_option("#clock", "30")
     _create(page, ["you", "open", "easy", "easy"])
-    with _ws_person(ws_url, person()) as guest:
+    with _hello(ws_url, person()) as guest:
         guest.send(json.dumps({"type": "join", "table": _table_id(page)}))
         _recv_until(guest, lambda m: m["type"] == "joined")
         guest.send(json.dumps({"type": "leave"}))
