@@ -21,6 +21,7 @@ import random
 import time
 from collections.abc import Callable, Generator
 from dataclasses import dataclass, field
+from types import FrameType
 from typing import Any
 
 from sobedesce.core import CARDS, Action, Card, IllegalActionError, Match, SeatView, dumps_record, find_rules, seat_view
@@ -266,8 +267,7 @@ def _where(error: BaseException) -> str:
     # (``Play("AS")``) says more to its author than the core's line that refused it.
     outside = None
     while True:
-        filename = tb.tb_frame.f_code.co_filename
-        if not filename.startswith((_PACKAGE, "<")):  # ("<string>": code made at run time, a dataclass's __init__)
+        if not _ours(tb.tb_frame):
             outside = tb
         if tb.tb_next is None:
             break
@@ -279,6 +279,16 @@ def _where(error: BaseException) -> str:
 
 _PACKAGE = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
 """The folder of the ``sobedesce`` package."""
+
+
+def _ours(frame: FrameType) -> bool:
+    """Whether a frame runs this package's code, or code made at run time (``<string>``: a
+    dataclass's ``__init__``), rather than a bot's.  By its module's name first: the compiled
+    build's frames name their source as it was built (``src/sobedesce/core/_checks.py``), not
+    where the package is installed."""
+    module = str(frame.f_globals.get("__name__", ""))
+    filename = frame.f_code.co_filename
+    return module == "sobedesce" or module.startswith("sobedesce.") or filename.startswith((_PACKAGE, "<"))
 
 
 def _short_path(path: str) -> str:
