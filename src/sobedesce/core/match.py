@@ -295,10 +295,15 @@ def _names(names: object) -> tuple[str, ...] | None:
         or not all(isinstance(name, str) for name in names)
     ):
         raise ValueError(f"players: must be four names, one a seat, not {names!r}")
+    check_name_lengths(names)
+    return tuple(names)
+
+
+def check_name_lengths(names: Sequence[str]) -> None:
+    """Raise ``ValueError`` naming the first of ``names`` longer than ``MAX_NAME``."""
     for seat, name in enumerate(names):
         if len(name) > MAX_NAME:
             raise ValueError(f"players[{seat}]: a name of {len(name):,} characters: at most {MAX_NAME:,}")
-    return tuple(names)
 
 
 # Whether a match has an instance dictionary for ``_bind``'s fast path: it has in the pure build,

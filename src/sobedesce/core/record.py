@@ -38,7 +38,7 @@ from .actions import (
 )
 from .cards import Card, CardParseError, Suit, cards_of
 from .game import Phase, Round, check_deck
-from .match import MAX_NAME, Match
+from .match import Match, check_name_lengths
 from .rules import Rules, RulesError
 
 __all__ = [
@@ -278,9 +278,10 @@ def _parse(text: str | IO[str] | Mapping[str, Any]) -> tuple[Match, list[_RoundD
         players = _list(data["players"], "players")
         if len(players) != 4 or not all(isinstance(p, str) for p in players):
             raise _fail("players", "must be four names")
-        for seat, name in enumerate(players):
-            if len(name) > MAX_NAME:
-                raise _fail(f"players[{seat}]", f"a name of {len(name):,} characters: at most {MAX_NAME:,}")
+        try:
+            check_name_lengths(players)
+        except ValueError as error:
+            raise RecordFormatError(str(error)) from None
     scores = None
     if data.get("scores") is not None:
         raw_scores = _list(data["scores"], "scores")

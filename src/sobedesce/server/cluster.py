@@ -198,15 +198,12 @@ class Cluster:
         seat, which by the store alone was left out of the lobby (a table just filled missing
         from the list it was in a moment before and after), while its owner's last word still
         has the seat open, or already the match in play."""
-        if live is not None:
-            seats = [Seat.from_row(s) for s in live.get("seats", [])]
-            if live.get("status") == "open" and not listed("open", seats, seats_connected(live)):
-                return False  # its people have all gone (tables.listed)
-        if listed(row.status, [Seat.from_row(s) for s in row.seats]):
-            return True
         if live is None:
-            return False
-        return listed(str(live.get("status")), [Seat.from_row(s) for s in live.get("seats", [])])
+            return listed(row.status, [Seat.from_row(s) for s in row.seats])
+        seats = [Seat.from_row(s) for s in live.get("seats", [])]
+        if live.get("status") == "open" and not listed("open", seats, seats_connected(live)):
+            return False  # its people have all gone (tables.listed)
+        return listed(row.status, [Seat.from_row(s) for s in row.seats]) or listed(str(live.get("status")), seats)
 
     async def table_info(self, table_id: str) -> dict[str, Any]:
         room = self.tables.rooms.get(table_id)

@@ -734,8 +734,12 @@ class Tables:
         the seat is no longer theirs, and whoever takes it next must be the only one sent its
         hand and able to decide for it.
         """
-        room.seats[seat] = Seat("open")
-        await self.write(self.store.update_table, room.id, seats=[s.to_row() for s in room.seats], epoch=room.epoch)
+        taken, room.seats[seat] = room.seats[seat], Seat("open")
+        try:
+            await self.write(self.store.update_table, room.id, seats=[s.to_row() for s in room.seats], epoch=room.epoch)
+        except BaseException:
+            room.seats[seat] = taken  # not stored: still theirs
+            raise
         self._follow_rematch(room)
         for other in [c for c in room.clients if c.seat == seat]:
             room.clients.discard(other)
@@ -784,12 +788,9 @@ class Tables:
                 continue
             seat = room.seat_of(player_id)
             if seat is not None and not room.connected(seat):
-                taken = room.seats[seat]
                 try:
                     await self._open_seat(room, seat)
                 except (StoreError, LeaseLost):
-                    if room.seats[seat].kind == "open":
-                        room.seats[seat] = taken  # not stored: still theirs
                     # The seat stays theirs (it closes with the table); the table they go to matters.
                     log.warning("could not give up seat %s of table %s", seat, room.id, exc_info=True)
                     continue
