@@ -493,8 +493,8 @@ class GameClient:
         self.last_sync = await self.until_type("snapshot", "update")
         return joined
 
-    async def watch(self, table: str, *, since: int | None = None) -> Message:
-        message: Message = {"type": "watch", "table": table}
+    async def watch(self, table: str, *, since: int | None = None, **options: Any) -> Message:
+        message: Message = {"type": "watch", "table": table, **options}
         if since is not None:
             message["since"] = since
         self._since = since

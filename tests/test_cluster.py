@@ -277,19 +277,22 @@ async def play_seed(
     watch: LeakWatch,
     kill: bool,
     meanwhile: Any = None,
+    private: bool = False,
 ) -> tuple[int, list[GameClient], list[Player]]:
     """A match of four people at ``homes`` (seat by seat), the first the table's owner, and a
-    spectator at ``watcher``; with ``kill``, the owner is SIGKILLed mid-trick."""
+    spectator at ``watcher``; with ``kill``, the owner is SIGKILLed mid-trick.  With
+    ``private``, the people and the spectator come by the table's invitation."""
     if True:
         host = await person(homes[0], f"host{int(kill)}", [watch])
-        table = await host.create(["you", "open", "open", "open"], seed=seed)
+        table = await host.create(["you", "open", "open", "open"], seed=seed, private=private)
+        invited = {"code": table["invite"]} if private else {}
         people = [host]
         for seat in (1, 2, 3):
             client = await person(homes[seat], f"seat{seat}k{int(kill)}", [watch])
-            await client.join(table["id"])
+            await client.join(table["id"], **invited)
             people.append(client)
         spectator = await person(watcher, f"spect{int(kill)}", [watch])
-        await spectator.watch(table["id"])
+        await spectator.watch(table["id"], **invited)
         players = [Player(p, group.alive, seeded_choice(seed, seat)) for seat, p in enumerate(people)]
         tasks = [asyncio.ensure_future(p.play()) for p in players]
         if kill:
@@ -326,10 +329,11 @@ def test_the_owner_killed_mid_trick_and_the_survivors_finish_the_same_match(grou
 
     async def scenario() -> tuple[int, list[GameClient], int, list[GameClient], list[Player], GameClient]:
         # Undisturbed: the owner is A, seats spread over A, B, C.
-        calm_id, calm_clients, _ = await play_seed(group, seed, [a, b, c, a], c, watch, kill=False)
+        # Private: its spectator, let in by the invitation, is let in again where it moves.
+        calm_id, calm_clients, _ = await play_seed(group, seed, [a, b, c, a], c, watch, kill=False, private=True)
         # A bot table owned by A too, watched from B: its bots carry on after A dies.
         bots = await _bot_table(a, b, watch)
-        killed_id, clients, players = await play_seed(group, seed, [a, b, c, a], c, watch, kill=True)
+        killed_id, clients, players = await play_seed(group, seed, [a, b, c, a], c, watch, kill=True, private=True)
         await _bot_table_finishes(*bots)
         return calm_id, calm_clients, killed_id, clients, players, bots[0]
 

@@ -1167,6 +1167,41 @@ def test_a_person_who_comes_back_after_the_end_sees_how_the_match_ended(make_ser
     run(scenario())
 
 
+def test_a_friend_too_late_for_a_private_table_watches_with_its_invitation(make_server: MakeServer) -> None:
+    """The invitation that would have seated a friend lets them watch once the match has
+    begun without them, and at its end; without it (or with another code) the table stays
+    hidden.  They see what any spectator sees: no hand, and no invitation."""
+    server = make_server()
+
+    async def scenario() -> None:
+        host = await GameClient.person(server, "host")
+        table = await host.create(["you", "open", "easy", "hard"], "table", private=True)
+        code = table["invite"]
+        guest = await GameClient.person(server, "guest")
+        await guest.join(None, code=code)
+        late = await GameClient.person(server, "late")
+        await refused(late, {"type": "join", "code": code}, "table_full", naming="begun without you")
+        await refused(late, {"type": "watch", "table": table["id"]}, "no_table")
+        await refused(late, {"type": "watch", "table": table["id"], "code": code[:-1] + "x"}, "no_table")
+        joined = await late.watch(table["id"], code=code)
+        assert joined["seat"] is None and "invite" not in joined["table"]
+        assert late.last_sync["state"] is not None and "hand" not in late.last_sync["state"]
+        await asyncio.gather(host.play(random.Random(3)), guest.play(random.Random(4)))
+        end = await finished_table(late)
+        assert end["private"] is True and "invite" not in end
+        assert late.state is not None and late.state["phase"] == "match_over" and "hand" not in late.state
+        await late.close()
+        # At its end, read back from the store for a spectator: again only with the code.
+        again = await GameClient.person(server, "late again", token=late.token)
+        await refused(again, {"type": "watch", "table": table["id"]}, "no_table")
+        await again.watch(table["id"], code=code)
+        assert again.last_sync["state"]["phase"] == "match_over" and "hand" not in again.last_sync["state"]
+        for client in (host, guest, again):
+            await client.close()
+
+    run(scenario())
+
+
 def test_open_tables_close_when_nobody_sits_and_a_player_has_at_most_three(make_server: MakeServer) -> None:
     server = make_server(settings={"pace": 0, "open_for": 0.2})
 

@@ -722,7 +722,7 @@ async def _handle(
     elif isinstance(message, Join):
         await tables.join(client, message.table, seat=message.seat, code=message.code, since=message.since)
     elif isinstance(message, Watch):
-        await tables.watch(client, message.table, since=message.since)
+        await tables.watch(client, message.table, code=message.code, since=message.since)
     elif isinstance(message, Leave):
         await tables.leave(client)
         client.send({"type": "left"})

@@ -78,6 +78,8 @@ class Link:
         if not self.attached:
             return dict(self.request)
         request: dict[str, Any] = {"type": "watch" if self.seat is None else "join", "table": self.table}
+        if self.seat is None and self.request.get("code") is not None:
+            request["code"] = self.request["code"]  # a private table's spectator
         if self.seen is not None:
             request["since"] = self.seen
         return request
@@ -417,7 +419,7 @@ class Cluster:
         if isinstance(message, Join):
             await tables.join(client, message.table, seat=message.seat, code=message.code, since=message.since)
         elif isinstance(message, Watch):
-            await tables.watch(client, message.table, since=message.since)
+            await tables.watch(client, message.table, code=message.code, since=message.since)
         elif isinstance(message, Act):
             await tables.act(client, message.id, message.v, action_from_json(message.action))
         elif isinstance(message, Hint):
@@ -604,6 +606,8 @@ class Cluster:
                 self._send_control(client, "moved")
                 continue
             request: dict[str, Any] = {"type": "watch" if seat is None else "join", "table": room.id}
+            if seat is None and room.private:
+                request["code"] = room.invite_code  # a spectator let in by the invitation
             link = Link(room.id, self.node, request, attached=True, seat=seat, seen=client.seen)
             client.link = link
             self._spawn(self.relocate(client))

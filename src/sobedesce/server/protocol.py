@@ -156,6 +156,8 @@ class Join(_Message):
 class Watch(_Message):
     type: Literal["watch"]
     table: _TableId
+    code: Annotated[str, StringConstraints(max_length=64)] | None = None
+    """A private table's invitation code: whoever has it may watch the match."""
     since: _Version | None = None
 
 

@@ -691,14 +691,16 @@ class Tables:
             if stored is not None:
                 room.at_rematch = _at_rematch(room, stored.status, [Seat.from_row(s) for s in stored.seats])
 
-    async def watch(self, client: Client, table_id: str, since: int | None = None) -> Room:
+    async def watch(self, client: Client, table_id: str, *, code: str | None = None, since: int | None = None) -> Room:
+        """Watch a table: a public one, or a private one with its invitation code (a friend
+        who came too late to sit down watches instead)."""
         async with self._lobby:  # one load of a finished table, however many ask at once
             room = self.rooms.get(table_id)
             if room is None:
-                # A public table's finished match, read back from the store: its end is shown
-                # as to a player who sat there (kept in memory while someone watches it).
+                # A finished match, read back from the store: its end is shown as to a player
+                # who sat there (kept in memory while someone watches it).
                 room = await self._finished_room(table_id)
-            if room is None or room.private:
+            if room is None or (room.private and (code is None or code != room.invite_code)):
                 if room is not None:
                     self._forget_if_done(room)
                 raise ServerError("no_table", f"no table {shown(table_id)} to watch")
@@ -1045,7 +1047,7 @@ class Tables:
             next_id, invite = known
         for other in told:
             if other.seat is None and room.private:
-                continue  # (a private table has no spectators; none is told its invitation)
+                continue  # (a private table's spectators are not told its rematch's invitation)
             other.send(
                 {
                     "type": "rematch",
