@@ -493,8 +493,10 @@ class GameClient:
         self.last_sync = await self.until_type("snapshot", "update")
         return joined
 
-    async def watch(self, table: str, *, since: int | None = None, **options: Any) -> Message:
-        message: Message = {"type": "watch", "table": table, **options}
+    async def watch(self, table: str | None, *, since: int | None = None, **options: Any) -> Message:
+        message: Message = {"type": "watch", **options}
+        if table is not None:
+            message["table"] = table
         if since is not None:
             message["since"] = since
         self._since = since

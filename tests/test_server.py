@@ -1183,8 +1183,13 @@ def test_a_friend_too_late_for_a_private_table_watches_with_its_invitation(make_
         await refused(late, {"type": "join", "code": code}, "table_full", naming="begun without you")
         await refused(late, {"type": "watch", "table": table["id"]}, "no_table")
         await refused(late, {"type": "watch", "table": table["id"], "code": code[:-1] + "x"}, "no_table")
-        joined = await late.watch(table["id"], code=code)
-        assert joined["seat"] is None and "invite" not in joined["table"]
+        await refused(late, {"type": "watch"}, "bad_message", naming="invitation code")
+        await refused(late, {"type": "watch", "code": "nonsense"}, "no_table", naming="invitation code")
+        joined = await late.watch(None, code=code)  # the link names no table, only the code
+        assert joined["table"] == table["id"] and joined["seat"] is None
+        await late.watch(table["id"], code=code)  # with both, as a page coming back asks
+        await late.reach(lambda c: c.table_info is not None, "the table")
+        assert late.table_info is not None and late.table_info["private"] and "invite" not in late.table_info
         assert late.last_sync["state"] is not None and "hand" not in late.last_sync["state"]
         await asyncio.gather(host.play(random.Random(3)), guest.play(random.Random(4)))
         end = await finished_table(late)
@@ -1194,7 +1199,8 @@ def test_a_friend_too_late_for_a_private_table_watches_with_its_invitation(make_
         # At its end, read back from the store for a spectator: again only with the code.
         again = await GameClient.person(server, "late again", token=late.token)
         await refused(again, {"type": "watch", "table": table["id"]}, "no_table")
-        await again.watch(table["id"], code=code)
+        await again.watch(None, code=code)
+        assert again.table == table["id"]
         assert again.last_sync["state"]["phase"] == "match_over" and "hand" not in again.last_sync["state"]
         for client in (host, guest, again):
             await client.close()

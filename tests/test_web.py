@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 from axe_playwright_python.sync_playwright import Axe
-from playwright.sync_api import Browser, Locator, Page, expect, sync_playwright
+from playwright.sync_api import Browser, Locator, Page, WebSocketRoute, expect, sync_playwright
 from websockets.sync.client import connect
 
 from conftest_web import (
@@ -325,6 +325,55 @@ def test_the_lobby_is_not_drawn_again_while_the_connection_keeps_failing(browser
     expect(page.locator("#name")).to_have_value("Half typed")
     page.context.set_offline(False)
     expect(page.locator("#conn")).to_have_attribute("data-status", "open")
+    page.context.close()
+
+
+def test_after_a_server_restart_the_page_tries_again_every_second_or_so(browser: Browser, server: str) -> None:
+    # A server that stops closes every socket with 1012 ("service restart"). The page waited as
+    # after any drop, 0.5 s, 1 s, 2 s, 4 s, 8 s, 10 s: it came back some 14 s after a restart.
+    # A route stands in for the restarting server: the page's socket closed with 1012, the next
+    # attempts refused, then one let through to the real server.
+    refused = 6
+    sockets: list[WebSocketRoute] = []
+
+    def restarting_server(ws: WebSocketRoute) -> None:
+        sockets.append(ws)
+        if 1 < len(sockets) <= refused + 1:
+            ws.close(code=1006, reason="refused")  # as a port nobody listens on
+        else:
+            ws.connect_to_server()
+
+    page = new_page(browser, viewport={"width": 1280, "height": 800})
+    # Every text the header's connection state takes, in order (a text repeated is kept once).
+    page.context.add_init_script(
+        "window.__connTexts = []; new MutationObserver(() => {"
+        " const text = document.getElementById('conn')?.textContent;"
+        " if (text && text !== window.__connTexts.at(-1)) window.__connTexts.push(text);"
+        " }).observe(document, { subtree: true, childList: true, characterData: true });"
+    )
+    page.route_web_socket(re.compile(r"/ws$"), restarting_server)
+    page.goto(server)
+    name = person()
+    register(page, name)
+    expect(page.locator("#conn")).to_have_attribute("data-status", "open")
+    sockets[0].close(code=1012, reason="service restart")
+    # Each attempt says "Reconnecting…"; each wait before one counts down its seconds. Waited
+    # for until the attempt let through, or a wait longer than 2 s (the old backoff's third).
+    texts = page.wait_for_function(
+        """n => {
+            const texts = window.__connTexts;
+            const attempts = texts.filter(t => t === 'Reconnecting…').length;
+            const longest = Math.max(0, ...texts.map(t => Number((/in (\\d+) s/.exec(t) || [])[1] || 0)));
+            return (attempts > n || longest > 2) && texts;
+        }""",
+        arg=refused,
+    ).json_value()
+    waits = [int(match.group(1)) for text in texts if (match := re.search(r"reconnecting in (\d+) s", text))]
+    assert waits, texts  # the countdown is still shown
+    assert max(waits) <= 2, texts
+    expect(page.locator("#conn")).to_have_attribute("data-status", "open")
+    expect(page.locator("#playing-as")).to_contain_text(name)
+    assert len(sockets) == refused + 2
     page.context.close()
 
 
@@ -803,7 +852,7 @@ def test_tables_one_cannot_sit_at(browser: Browser, server: str) -> None:
         page.goto(server)
         register(page, person())
 
-    # A private table begun without you: said so, and nothing to watch.
+    # A private table begun without you: said so, and its invitation lets you watch it.
     _create(host, ["you", "open", "easy", "easy"], private=True)
     invitation = host.locator("#invite-link").input_value()
     # The plain address of a private table leads nowhere (the server does not tell it from
@@ -820,8 +869,21 @@ def test_tables_one_cannot_sit_at(browser: Browser, server: str) -> None:
     guest.wait_for_function("() => window.sobedesce.state.state !== null")
     assert guest.evaluate("window.sobedesce.state.seat") == 1
     late.goto(invitation)
-    expect(late.locator("#table-notice")).to_have_text("The match at this private table has begun without you.")
-    expect(late.locator("#watch-instead")).to_have_count(0)
+    expect(late.locator("#table-notice")).to_have_text(
+        "The match at this private table has begun without you: you can watch it."
+    )
+    late.click("#watch-instead")
+    expect(late.locator("#banner")).to_contain_text("You are watching this table")
+    late.wait_for_function("() => window.sobedesce.state.state !== null")
+    assert late.evaluate("window.sobedesce.state.seat") is None
+    assert "hand" not in late.evaluate("window.sobedesce.state.state")
+    assert late.evaluate("window.sobedesce.state.table.invite") is None
+    # Its address names the table and the code: a reload watches it again.
+    watching = late.evaluate("location.hash")
+    assert watching.startswith(f"#/watch/{private_id}?code="), watching
+    late.reload()
+    expect(late.locator("#banner")).to_contain_text("You are watching this table")
+    assert late.evaluate("location.hash") == watching
 
     # A public one: a button to watch it.
     host.goto(server)
@@ -842,6 +904,11 @@ def test_tables_one_cannot_sit_at(browser: Browser, server: str) -> None:
     expect(late.locator("#table")).to_be_visible()
     assert late.evaluate("location.hash").startswith("#/watch/")
     expect(late.locator("#invite-link")).to_have_count(0)
+    # A private one too, by its invitation.
+    late.goto(server)
+    _create(late, ["easy", "easy", "easy", "easy"], private=True)
+    expect(late.locator("#banner")).to_contain_text("You are watching this table")
+    assert re.match(r"#/watch/\w+\?code=", late.evaluate("location.hash")), late.evaluate("location.hash")
 
     # Open seats and none for you: the link is for the people to come, and it may be watched.
     late.goto(server)
@@ -850,6 +917,14 @@ def test_tables_one_cannot_sit_at(browser: Browser, server: str) -> None:
     expect(created).to_contain_text("with no seat for you")
     expect(created.locator("#invite-link")).to_have_value(re.compile(r"#/table/"))
     expect(created.locator("[data-key=watch-created]")).to_be_visible()
+    # A private one's link and its watching both carry the invitation.
+    late.goto(server)
+    _create(late, ["open", "easy", "easy", "easy"], private=True)
+    expect(created.locator("#invite-link")).to_have_value(re.compile(r"#/join/"))
+    late.click("#create [data-key=watch-created]")
+    expect(late.locator("#banner")).to_contain_text("You are watching this table")
+    assert "?code=" in late.evaluate("location.hash")
+    late.goto(server)
 
     # A refusal is worded in the page's language, in the panel that asked.
     refused = late.locator("#create-problem")
@@ -2356,4 +2431,57 @@ def test_the_way_back_to_a_table_whose_match_is_over_says_so(browser: Browser, s
     back.click()
     expect(page.locator("#match-over")).to_be_visible()
     expect(page.locator("#match-over tbody tr.me")).to_contain_text("(you)")
+    page.context.close()
+
+
+# -- 45. "Last trick" between rounds: the round before's last trick, said to be so --------------------
+
+
+def test_last_trick_before_the_first_trick_of_a_round_shows_the_round_befores(browser: Browser, server: str) -> None:
+    # From a round's deal to its first trick, "Last trick" said that none had been played yet:
+    # how the round before ended was to be seen nowhere.
+    page = new_page(browser, viewport={"width": 1280, "height": 800})
+    tricks: list[dict[str, Any]] = []
+
+    def take_tricks(payload: str | bytes) -> None:
+        events = json.loads(payload).get("events") or []
+        tricks.extend(event for event in events if event.get("kind") == "trick")
+
+    page.on("websocket", lambda ws: ws.on("framereceived", take_tricks))
+    page.goto(server)
+    register(page, person())
+    quick_match(page, "classic")
+    # The person decides in the trump or the exchange of round 2 before any of its cards is played.
+    while True:
+        assert wait_for_turn(page) == "mine", "the match ended before round 2"
+        state = page.evaluate("window.sobedesce.state.state")
+        if state["round"] == 2 and state["phase"] in ("trump", "exchange"):
+            break
+        decide(page)
+    assert not [trick for trick in state["tricks"] if trick["winner"] is not None]
+    last = [trick for trick in tricks if trick["round"] == 1][-1]
+    dialog = page.locator("#dialog")
+    page.click("[data-key=last-trick]")
+    expect(dialog).to_be_visible()
+    expect(page.locator("#last-trick-round")).to_have_text("Round 1's last trick")
+    expect(dialog.locator(".last-trick .card")).to_have_count(len(last["cards"]))
+    assert dialog.locator(".last-trick .card").evaluate_all("els => els.map(e => e.dataset.card)") == last["cards"]
+    expect(dialog.locator(".last-trick li.winner .card")).to_have_attribute(
+        "data-card", last["cards"][last["seats"].index(last["winner"])]
+    )
+    expect(dialog).not_to_contain_text("No trick has been played yet this round.")
+    page.keyboard.press("Escape")
+    expect(dialog).to_be_hidden()
+    page.click("#lang")
+    page.click("[data-key=last-trick]")
+    expect(page.locator("#last-trick-round")).to_have_text("Última vaza da mão 1")
+    page.keyboard.press("Escape")
+    expect(dialog).to_be_hidden()
+    # Once round 2 has a trick of its own, that one is shown, with no word of another round.
+    while not page.evaluate("window.sobedesce.state.state.tricks.some(t => t.winner !== null)"):
+        assert wait_for_turn(page) == "mine", "the match ended before round 2's first trick"
+        decide(page)
+    page.click("[data-key=last-trick]")
+    expect(dialog.locator(".last-trick .card").first).to_be_visible()
+    expect(page.locator("#last-trick-round")).to_have_count(0)
     page.context.close()

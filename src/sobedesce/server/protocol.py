@@ -155,9 +155,10 @@ class Join(_Message):
 
 class Watch(_Message):
     type: Literal["watch"]
-    table: _TableId
+    table: _TableId | None = None
     code: Annotated[str, StringConstraints(max_length=64)] | None = None
-    """A private table's invitation code: whoever has it may watch the match."""
+    """A private table's invitation code: whoever has it may watch the match (with or without
+    the table's id, as for ``join``)."""
     since: _Version | None = None
 
 

@@ -691,15 +691,27 @@ class Tables:
             if stored is not None:
                 room.at_rematch = _at_rematch(room, stored.status, [Seat.from_row(s) for s in stored.seats])
 
-    async def watch(self, client: Client, table_id: str, *, code: str | None = None, since: int | None = None) -> Room:
+    async def watch(
+        self, client: Client, table_id: str | None, *, code: str | None = None, since: int | None = None
+    ) -> Room:
         """Watch a table: a public one, or a private one with its invitation code (a friend
-        who came too late to sit down watches instead)."""
+        who came too late to sit down watches instead), found by its id or by the code."""
         async with self._lobby:  # one load of a finished table, however many ask at once
-            room = self.rooms.get(table_id)
-            if room is None:
-                # A finished match, read back from the store: its end is shown as to a player
-                # who sat there (kept in memory while someone watches it).
-                room = await self._finished_room(table_id)
+            if table_id is None:
+                if code is None:
+                    raise ServerError("bad_message", "watch needs the table's id ('table') or an invitation code ('code')")
+                room = next((r for r in self.rooms.values() if r.invite_code == code), None)
+                if room is None:
+                    row = await self.read(self.store.table_by_invite, code)
+                    room = await self._finished_room(row.id) if row is not None else None
+                if room is None:
+                    raise ServerError("no_table", "no table has that invitation code")
+            else:
+                room = self.rooms.get(table_id)
+                if room is None:
+                    # A finished match, read back from the store: its end is shown as to a
+                    # player who sat there (kept in memory while someone watches it).
+                    room = await self._finished_room(table_id)
             if room is None or (room.private and (code is None or code != room.invite_code)):
                 if room is not None:
                     self._forget_if_done(room)

@@ -32,7 +32,7 @@ const app = {
   // leaderboard's tab; `amongChosen`: picked by the person (else lobby.js picks the one shown).
   lobby: { tables: [], created: JSON.parse(sessionStorage.getItem("sobedesce.created") || "null"), nameError: null, pendingName: null, among: "people", amongChosen: false, asked: null, busy: false, problem: null },
   notice: null,
-  // A table the page could not join but may watch (a public match begun without you).
+  // Where to watch a table the page could not join (a match begun without you): its hash.
   noticeWatch: null,
   // A notice for the page about to be shown (route() clears the notice of the page left).
   nextNotice: null,
@@ -56,6 +56,8 @@ function freshTable(id = null, mode = null) {
     pumping: false,
     rounds: [], // `round` events, by round number
     match: null, // the `match` event
+    code: null, // a private table's invitation, by which it is watched
+    lastTrickEvent: null, // the last `trick` event: "Last trick" shows it until the next round has one
     log: [],
     pending: null,
     decidedAt: null, // the `v` of the last decision sent
@@ -124,7 +126,7 @@ function navigate(hash) {
 // (the server does not tell a private table from a finished one): a seated person, who
 // knows its invitation, has it in the address bar, so that copying the address invites.
 function tableHash(table) {
-  if (table.seat === null) return `#/watch/${table.id}`;
+  if (table.seat === null) return watchHash(table.id, table.code);
   const invite = table.info?.id === table.id ? table.info.invite : null;
   return invite ? `#/table/${table.id}?code=${encodeURIComponent(invite)}` : `#/table/${table.id}`;
 }
@@ -139,6 +141,12 @@ function showInvite() {
   }
 }
 
+// A private table is watched by its invitation code, with or without its id.
+function watchHash(id, code) {
+  const query = code ? `?code=${encodeURIComponent(code)}` : "";
+  return id ? `#/watch/${id}${query}` : `#/watch${query}`;
+}
+
 function parseHash() {
   const [path, query = ""] = location.hash.replace(/^#/, "").split("?");
   const parts = path.split("/").filter(Boolean);
@@ -146,8 +154,10 @@ function parseHash() {
   switch (parts[0]) {
     case "table":
       return parts[1] ? { page: "table", id: parts[1], code: params.get("code") } : { page: "lobby" };
-    case "watch":
-      return parts[1] ? { page: "table", id: parts[1], watch: true } : { page: "lobby" };
+    case "watch": {
+      const code = params.get("code");
+      return parts[1] || code ? { page: "table", id: parts[1] ?? null, watch: true, code } : { page: "lobby" };
+    }
     case "join":
       return parts[1] ? { page: "table", code: parts[1] } : { page: "lobby" };
     case "rules":
@@ -176,6 +186,7 @@ function enterTable() {
   const { id, code, watch } = app.route;
   const same = id && id === app.table.id && app.table.mode === (watch ? "watch" : "seat");
   if (!same) app.table = freshTable(id ?? null, watch ? "watch" : "seat");
+  if (watch) app.table.code = code ?? null;
   if (app.authed) sitDown();
 }
 
@@ -183,7 +194,7 @@ function enterTable() {
 function sitDown() {
   const table = app.table;
   const since = table.v ?? 0;
-  if (table.mode === "watch") send({ type: "watch", table: table.id, since });
+  if (table.mode === "watch") send({ type: "watch", table: table.id ?? undefined, code: table.code ?? undefined, since });
   else if (table.id) send({ type: "join", table: table.id, code: app.route.code ?? undefined, since });
   else send({ type: "join", code: app.route.code, since });
 }
@@ -326,9 +337,11 @@ const handlers = {
       case "no_table":
       case "seat_taken":
         app.notice = text;
-        // A public match begun without you may be watched; a private one may not.
-        if (message.code === "table_full" && app.route.page === "table" && table.id && !app.route.code && !/private/.test(message.message)) {
-          app.noticeWatch = table.id;
+        // A match begun without you may be watched: a public one by anyone, a private one
+        // by the invitation that would have seated you.
+        if (message.code === "table_full" && app.route.page === "table" && /begun/.test(message.message)) {
+          if (app.route.code) app.noticeWatch = watchHash(table.id, app.route.code);
+          else if (table.id && !/private/.test(message.message)) app.noticeWatch = watchHash(table.id, null);
         }
         break;
       case "too_many_tables":
@@ -348,10 +361,10 @@ const handlers = {
     const table = message.table;
     app.lobby.asked = null;
     app.lobby.busy = false;
-    // Four bots start at once: a match to watch (a private one cannot be watched).
-    if (table.seats.every((seat) => seat.kind === "bot") && !table.private) {
+    // Four bots start at once: a match to watch (a private one by its invitation).
+    if (table.seats.every((seat) => seat.kind === "bot")) {
       setCreated(null);
-      navigate(`#/watch/${table.id}`);
+      navigate(watchHash(table.id, table.invite));
       return;
     }
     setCreated(table);
@@ -365,7 +378,12 @@ const handlers = {
     // The table just made, with a seat for you: its link is on the table now, and the lobby
     // must not offer it again as news once the match is played or the table left.
     if (app.lobby.created?.id === message.table) setCreated(null);
-    if (app.table.id !== message.table) app.table = freshTable(message.table, app.table.mode);
+    if (app.table.id !== message.table) {
+      // Watched by its invitation alone, the table's id is learnt now: the code goes with it.
+      const code = app.table.id === null ? app.table.code : null;
+      app.table = freshTable(message.table, app.table.mode);
+      app.table.code = code;
+    }
     app.table.seat = message.seat;
     app.table.mode = message.seat === null ? "watch" : "seat";
     // The lobby leads back to a seat (a spectator has none to come back to).
@@ -494,6 +512,7 @@ function pauseAfter(events) {
 // language of that moment.
 function takeEvent(table, event, catchUp) {
   if (event.kind === "round") table.rounds[event.round - 1] = event;
+  if (event.kind === "trick") table.lastTrickEvent = event;
   if (event.kind === "match") {
     table.match = event;
     if (localStorage.getItem("sobedesce.table") === table.id) localStorage.removeItem("sobedesce.table");

@@ -233,18 +233,18 @@ function createPanel(app) {
 }
 
 // The table just made. With a seat for you the page goes to it (`joined`); without one, the
-// link is for the people of its open seats, and a public table may be watched meanwhile.
+// link is for the people of its open seats, and the table may be watched meanwhile (a private
+// one by its invitation). Four bots go to be watched at once (app.js, `created`).
 function createdLink(table) {
   const link = table.invite ? `${location.origin}/#/join/${table.invite}` : `${location.origin}/#/table/${table.id}`;
-  const open = table.seats.some((seat) => seat.kind === "open");
   const mine = table.seats.some((seat) => seat.kind === "person");
-  if (!open) return h("div", { class: "created", role: "status" }, h("p", {}, t("created_private_bots")));
+  const watch = `#/watch/${table.id}` + (table.invite ? `?code=${encodeURIComponent(table.invite)}` : "");
   return h(
     "div",
     { class: "created", role: "status" },
     h("p", {}, mine ? t("created_link") : t("created_no_seat")),
     invite(link, mine ? t("invite_title") : t("invite_link")),
-    !mine && !table.private && h("a", { class: "button", href: `#/watch/${table.id}`, "data-key": "watch-created" }, t("watch")),
+    !mine && h("a", { class: "button", href: watch, "data-key": "watch-created" }, t("watch")),
   );
 }
 

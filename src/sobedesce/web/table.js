@@ -101,7 +101,7 @@ export function renderTable(app) {
       h(
         "div",
         { class: "row" },
-        app.noticeWatch && h("a", { class: "button primary", href: `#/watch/${app.noticeWatch}`, id: "watch-instead", "data-key": "watch-instead" }, t("watch")),
+        app.noticeWatch && h("a", { class: "button primary", href: app.noticeWatch, id: "watch-instead", "data-key": "watch-instead" }, t("watch")),
         h("a", { class: "button", href: "#/", "data-key": "to-lobby" }, t("new_match")),
       ),
     );
@@ -827,7 +827,15 @@ function fillDialog(app) {
 function lastTrick(table) {
   const done = (table.state?.tricks ?? []).filter((trick) => trick.winner !== null);
   const trick = done[done.length - 1];
-  if (!trick) return h("p", {}, t("no_last_trick"));
+  if (trick) return trickList(table, trick);
+  // None yet this round: the last one of the round before (how it ended), said to be so.
+  const earlier = table.lastTrickEvent;
+  if (!earlier || earlier.round >= (table.state?.round ?? 0)) return h("p", {}, t("no_last_trick"));
+  return h("div", {}, h("p", { id: "last-trick-round" }, t("last_trick_of_round", { n: earlier.round })), trickList(table, earlier));
+}
+
+// A trick's cards, each with its seat's name, the winner's marked.
+function trickList(table, trick) {
   return h(
     "ul",
     { class: "last-trick" },
