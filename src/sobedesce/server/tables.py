@@ -699,7 +699,9 @@ class Tables:
         async with self._lobby:  # one load of a finished table, however many ask at once
             if table_id is None:
                 if code is None:
-                    raise ServerError("bad_message", "watch needs the table's id ('table') or an invitation code ('code')")
+                    raise ServerError(
+                        "bad_message", "watch needs the table's id ('table') or an invitation code ('code')"
+                    )
                 room = next((r for r in self.rooms.values() if r.invite_code == code), None)
                 if room is None:
                     row = await self.read(self.store.table_by_invite, code)
