@@ -262,7 +262,9 @@ def test_hint_and_history_fit_the_notice_area() -> None:
     # 80x24 the whole hint shows under the hand.
     check_fits(printed(lines, terminal=False), 8)
     for option in options[:4]:
-        assert option.note in flat(printed(lines, terminal=False))
+        # Less what the option says itself (the strong bot's "discard 2", "sit out: …").
+        note = option.note.removeprefix("sit out: ")
+        assert re.fullmatch(r"discard \d", note) or note in flat(printed(lines, terminal=False))
     guidance = "You must play: a score of 5 or less must play. Discard 0-5 cards (2c 5h or 1 4) or 'keep'."
     assert table_screen(driver.view(), driver.names, notice=lines, guidance=guidance).notice_shown
     advance(driver, rng, until=lambda d: d.status == "human" and len(d.view().tricks) >= 3)
@@ -306,9 +308,36 @@ def test_hint_writes_the_figure_the_bot_ranks_by_after_its_note() -> None:
             "strong",
         )
     ]
-    assert lines[1].endswith("sit out: the score stays; +3.47 against the others"), lines
+    assert lines[1].endswith("+0.00   the score stays; +3.47 against the others"), lines
     assert lines[2].endswith("+1.84   +4.11 against the others"), lines
     assert lines[3].endswith("+2.50   no figure"), lines
+
+
+def test_a_hint_drops_a_note_that_only_repeats_its_option() -> None:
+    """The strong bot's note ``discard 4`` beside ``discard 2♠ J♥ J♦ 5♦`` read as a second
+    option: ``discard 4; -0.46 against the others``.  A note that says more stays."""
+    from sobedesce.bots.base import Option
+    from sobedesce.core import SIT_OUT
+
+    four = Exchange.of("2S JH JD 5D")
+    lines = [
+        line.plain
+        for line in hint_lines(
+            [
+                Option(four, -0.73, "discard 4", -0.46),
+                Option(SIT_OUT, 0.0, "sit out: the score stays", 0.2),
+                Option(Exchange.of("2S"), 0.5, "keep the best 4, expect 1.2 tricks"),
+                Option(Exchange.of("2S JH"), 0.6, "discard 1", 0.7),
+            ],
+            "strong",
+            every=True,
+        )
+    ]
+    assert lines[1].endswith("-0.73   -0.46 against the others"), lines
+    assert "discard 4" not in lines[1] and "sit out:" not in lines[2], lines
+    assert lines[2].endswith("+0.00   the score stays; +0.20 against the others"), lines
+    assert lines[3].endswith("+0.50   keep the best 4, expect 1.2 tricks"), lines
+    assert lines[4].endswith("+0.60   discard 1; +0.70 against the others"), lines  # not what it says
 
 
 # -- input parsing ------------------------------------------------------------------------------
@@ -614,6 +643,43 @@ def test_piped_output_has_no_ansi_and_eof_leaves_cleanly(tmp_path: Path) -> None
     read_record(path.read_text(encoding="utf-8"))
     for screen in result.stdout.split("End of input")[0].split("Sobe e Desce · ")[1:]:
         check_fits(screen, 24)
+
+
+def test_bot_n_sits_at_seat_n_whatever_your_seat(tmp_path: Path) -> None:
+    """With --seat 2 the bots were numbered from the seat after yours: "Bot 2 · seat 0"."""
+    path = tmp_path / "m.json"
+    name = "Maria da Conceição Fernandes"
+    result = run_play(
+        "--seat", "2", "--name", name, "--seed", "21", "--bots", "random", "--speed", "0", "--save", str(path),
+        stdin="quit\n",
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    players = json.loads(path.read_text(encoding="utf-8"))["players"]
+    assert players == ["Bot 0 (random)", "Bot 1 (random)", name, "Bot 3 (random)"]
+    for seat in (0, 1, 3):
+        assert f"Bot {seat} (random) · seat {seat}" in result.stdout, result.stdout
+    resumed = run_play("--resume", str(path), "--speed", "0", stdin="quit\n")
+    assert resumed.returncode == 0, resumed.stderr
+    assert "Bot 3 (random) · seat 3" in resumed.stdout
+
+
+def test_a_long_name_gets_the_room_there_is() -> None:
+    """A name was cut to 14 cells on the table and 15 in the summaries, whatever the room."""
+    name = "Maria da Conceição Fernandes"
+    players = ["Bot 0 (random)", "Bot 1 (random)", name, "Bot 3 (random)"]
+    match = Match("classic", players=players)
+    driver = TableDriver(match, 2, {s: make_bot("random") for s in (0, 1, 3)}, seed=21)
+    rng = random.Random(21)
+    advance(driver, rng, until=lambda d: d.status == "human" and d.view().phase == Phase.EXCHANGE)
+    text = printed(table_screen(driver.view(), driver.names, width=100, height=30).lines, terminal=False)
+    check_fits(text, MAX_LINES, 80)
+    assert f"{name} (you) · seat 2" in text, text
+    ended = None
+    while ended is None:
+        ended = next((e for e in step(driver, rng) if e.kind == "round"), None)
+    summary = printed(round_over_lines(ended, driver.names, 2, 3, 100), terminal=False)
+    assert f"{name} (you)" in summary, summary
+    check_fits(printed(round_over_lines(ended, driver.names, 2, 3, 60), terminal=False), MAX_LINES, 60)
 
 
 def test_no_seed_is_shown_unless_one_was_given(tmp_path: Path) -> None:
@@ -1189,6 +1255,14 @@ def test_empty_bots_are_refused(capsys: pytest.CaptureFixture[str]) -> None:
     assert status == 2 and "--bots takes one name or three" in err
 
 
+def test_a_blank_name_among_three_bots_is_said_to_be_empty(capsys: pytest.CaptureFixture[str]) -> None:
+    """Three fields were given: the message used to ask for "three separated by commas"."""
+    status, err = run_main(capsys, "play", "--bots", "easy,,hard")
+    assert status == 2
+    assert "--bots 'easy,,hard': name 2 of the three is empty" in err
+    assert "three separated by commas" not in err
+
+
 @pytest.mark.parametrize(
     ("args", "needle"),
     [
@@ -1413,6 +1487,27 @@ def test_every_screen_of_a_match_fits_a_small_window_with_what_a_decision_needs(
         assert LONG_MESSAGE in flat(text)
 
 
+@pytest.mark.parametrize(("width", "height"), [(40, 16), (40, 15), (50, 16), (80, 19)])
+def test_a_small_window_keeps_a_forced_card_and_the_last_trick_in_sight(width: int, height: int) -> None:
+    """Between two prompts the bots may finish a trick and lead the next, a card of the
+    person's played for them on the way: at the smallest window those lines stay on screen
+    (a shorter header, the column titles dropped…) rather than only the very last one."""
+    rng = random.Random(width * height)
+    driver = new_driver(seed=height, human=1)
+    latest = [
+        "Forced: you play 2♠ — must follow suit ♠.",
+        "Bot 2 wins trick 2 with K♠.",
+        "Bot 2 plays 4♥.",
+    ]
+    for step_ in positions(driver, rng):
+        log = ["Bot 3 sits out.", "Bot 2 plays A♣.", *latest]
+        text = printed_at(table_screen(step_.view(), step_.names, log=log, width=width, height=height).lines, width)
+        check_fits(text, screen_rows(height), width)
+        assert "Trump " in text and "Your hand" in text
+        for line in latest:
+            assert line in flat(text), text
+
+
 def printed_at(lines: list[Text], width: int) -> str:
     stream = io.StringIO()
     print_lines(Console(file=stream, width=width, force_terminal=False, color_system=None), lines)
@@ -1440,6 +1535,62 @@ def table_at(width: int, height: int, answers: list[str], *, seed: int = 3) -> l
     driver = new_driver(seed=seed)
     assert TerminalTable(driver, console, speed=0, read=read, sleep=lambda s: None).run() == 0
     return screens
+
+
+@pytest.mark.parametrize("rules", ["classic", "table"])
+def test_the_caption_asks_play_or_sit_out_only_of_a_seat_that_may_sit_out(rules: str) -> None:
+    """The middle of the table asked "You: play or sit out?" of a seat that must play (Hearts
+    trumps, the chooser, two rounds sat out, a low score), under "You must play: …"."""
+    rng = random.Random(5)
+    driver = new_driver(rules, seed=5)
+    seen = {True: 0, False: 0}
+    while driver.status != "over":
+        current = driver.match.round
+        if current is not None and current.phase == Phase.EXCHANGE and current.to_act is not None:
+            seat = current.to_act
+            may = current.may_sit_out(seat)
+            for width, height in ((80, 24), (40, 16)):
+                view = seat_view(driver.match, 0)
+                text = flat(printed_at(table_screen(view, driver.names, width=width, height=height).lines, width))
+                who = short_name(driver.names, seat, 0)
+                assert (f"{who}: play or sit out?" in text) == may, text
+                assert (f"{who} must play: how many cards?" in text) == (not may), text
+            seen[may] += 1
+        step(driver, rng)
+    assert seen[True] and seen[False], seen
+
+
+def test_a_resize_while_the_bots_play_draws_the_table_again_at_once() -> None:
+    """The window resized during a bot's pause: the screen is drawn again for the new size
+    within a moment, not left wrapped and garbled until the next move (0.6 s, or --speed)."""
+    from sobedesce.terminal.app import TerminalTable
+
+    clock = 0.0
+    writes: list[tuple[float, str]] = []
+
+    class Screen(io.StringIO):
+        def write(self, text: str) -> int:
+            writes.append((clock, text))
+            return super().write(text)
+
+    console = Console(file=Screen(), width=80, height=24, force_terminal=False, color_system=None)
+    resized_at: float | None = None
+
+    def sleep(seconds: float) -> None:
+        nonlocal clock, resized_at
+        if resized_at is None:
+            console.size = (40, 16)
+            resized_at = clock
+        clock += seconds
+
+    table = TerminalTable(new_driver(seed=3), console, speed=0.6, read=lambda prompt: "quit", sleep=sleep)
+    table.run()
+    assert resized_at is not None
+    after = "".join(text for at, text in writes if at > resized_at)
+    first = min(at for at, text in writes if at > resized_at and text.strip())
+    assert first - resized_at <= 0.1, f"drawn again {first - resized_at:.2f} s after the resize"
+    drawn_again = after.split("Your hand")[0]
+    assert drawn_again.strip() and all(cell_len(line) <= 40 for line in drawn_again.splitlines()), drawn_again
 
 
 @pytest.mark.parametrize("width", [60, 50, 40])
@@ -1474,8 +1625,10 @@ def test_a_short_window_keeps_the_header_the_hand_and_the_error_on_screen(width:
 def test_below_the_smallest_window_the_table_says_it_is_too_small(width: int, height: int) -> None:
     note = f"! Window {width}x{height} is too small: the table needs 40x16 or more; enlarge it."
     screens = table_at(width, height, ["xyz"])
+    # Its short form when the whole sentence would leave no room for the table with the message.
+    assert note in flat(screens[0][0]), screens[0][0]
     for screen, _ in screens:
-        assert note in flat(screen), screen
+        assert note in flat(screen) or "! Too small: needs 40x16" in screen, screen
         assert all(cell_len(line) <= width for line in screen.splitlines())  # wrapped, never cut
     assert "? 'xyz' is not a suit: type S, H, D or C (or spades, hearts…), or 'turn'" in flat(screens[1][0])
     assert not any("too small" in screen for screen, _ in table_at(40, 16, ["xyz"]))

@@ -350,6 +350,9 @@ _NO = frozenset({"n", "no", "não", "nao", "leave"})
 """The answers to "Play again?" (English and Portuguese)."""
 _AGAIN = "Play again? (y/n) > "
 
+_PAUSE_SLICE = 0.05
+"""Seconds between two looks at the window's size while the table pauses."""
+
 _PAGES = ("rules", "help", "history")
 """The commands that show a page (at a decision, ``history`` is shown under the hand when it fits)."""
 
@@ -381,6 +384,7 @@ class TerminalTable:
         self.read = read or console_reader(console)
         self.sleep = sleep
         self._moved_since_prompt = False
+        self._drawn: tuple[tuple[int, int], Callable[[], None]] | None = None
         self._sit_down(driver, notes)
 
     def _sit_down(self, driver: TableDriver, notes: Sequence[str]) -> None:
@@ -523,6 +527,8 @@ class TerminalTable:
 
     def _draw(self, *, guidance: Guidance = None, message: Text | str | None = None) -> None:
         self._screen(self._table(guidance=guidance, message=message).lines)
+        # What a pause draws again if the window is resized meanwhile (see _pause).
+        self._drawn = (self._size(), functools.partial(self._draw, guidance=guidance, message=message))
 
     def _screen(self, lines: Sequence[Text], *, blank: bool = False) -> None:
         """Clear the terminal and show ``lines``; ``blank``: then an empty line, if there is
@@ -609,8 +615,16 @@ class TerminalTable:
             return None
 
     def _pause(self, factor: float = 1.0) -> None:
-        if self.speed > 0:
-            self.sleep(self.speed * factor)
+        """Wait ``factor`` times the bots' pace, the screen just drawn in sight: in slices, so
+        that a resize meanwhile draws it again for the new size at once (as at a prompt),
+        rather than leaving the old layout wrapped and garbled until the next move."""
+        left = self.speed * factor
+        while left > 1e-9:
+            step = min(left, _PAUSE_SLICE)
+            self.sleep(step)
+            left -= step
+            if self._drawn is not None and self._size() != self._drawn[0]:
+                self._drawn[1]()
 
     def _save_problem(self) -> str:
         error = self.driver.save_error

@@ -39,10 +39,12 @@ from sobedesce.core import (
     TurnUp,
     sorted_cards,
 )
+from sobedesce.core.logic import MAY_SIT_OUT, must_play
 from sobedesce.table import Event
 
 __all__ = [
     "HEIGHT",
+    "LOG_KEPT",
     "LOG_LINES",
     "MAX_LINES",
     "MIN_HEIGHT",
@@ -82,6 +84,9 @@ MIN_HEIGHT = 16
 """The smallest window in which every screen shows all a decision needs (header, seats and
 scores, the trick, the hand, the prompt and the last error); below it a line says so."""
 LOG_LINES = 6
+LOG_KEPT = 3
+"""The latest log entries a screen keeps in sight, taking a more compact layout for them if
+need be (a forced card, a trick's result and the next lead pass between two prompts)."""
 WIDE_HEIGHT = 19
 """The fewest rows for the table drawn around the trick (13 lines, two for the guidance, two
 for a message, the prompt and the answer); in fewer it is drawn compactly, whatever is said."""
@@ -411,10 +416,15 @@ def _seat_status(view: SeatView, seat: int) -> str:
     return " · ".join(parts)
 
 
-def _seat_block(view: SeatView, names: Sequence[str], seat: int) -> tuple[Text, Text, Text]:
+SIDE_NAME = 26
+"""Cells for a name beside the trick in the wide table (the top card is centred in column 38)."""
+
+
+def _seat_block(view: SeatView, names: Sequence[str], seat: int, room: int = SIDE_NAME) -> tuple[Text, Text, Text]:
+    """A seat's name line (its name in at most ``room`` cells), its score and cards, its status."""
     to_act = view.to_act == seat and view.phase in (Phase.TRUMP, Phase.EXCHANGE, Phase.PLAY)
     name = Text("▶ " if to_act else "", style="bold")
-    label = _labelled(names, seat, view.seat, 14)
+    label = _labelled(names, seat, view.seat, room)
     name.append(label, style="bold")
     name.append(f" · seat {seat}")
     stats = Text(f"score {view.scores[seat]}")
@@ -440,7 +450,9 @@ def _caption(view: SeatView, names: Sequence[str], trick: TrickView | None) -> T
         return Text(f"{who} {_verb(view.to_act, human, 'choose')} trump")
     if view.phase == Phase.EXCHANGE and view.to_act is not None:
         who = short_name(names, view.to_act, human)
-        return Text(f"{who}: play or sit out?")
+        if _may_sit_out(view, view.to_act):
+            return Text(f"{who}: play or sit out?")
+        return Text(f"{who} must play" + (": how many cards?" if view.rules.max_discard else ""))
     if trick is None:
         if view.round_index >= 0 and sum(a is True for a in view.active) == 1:
             lone = view.active.index(True)
@@ -454,6 +466,14 @@ def _caption(view: SeatView, names: Sequence[str], trick: TrickView | None) -> T
         who = short_name(names, trick.winner, human)
         return Text(f"trick {number}: {who} {_verb(trick.winner, human, 'win')} with ").append_text(card_text(win_card))
     return Text(f"trick {number} · led by {short_name(names, trick.leader, human)}")
+
+
+def _may_sit_out(view: SeatView, seat: int) -> bool:
+    """Whether ``seat`` may sit out this round, by the rules core, from what every seat sees."""
+    if view.trump is None or view.chooser is None:
+        return True
+    codes = must_play(view.rules, int(view.trump), view.chooser, view.scores, view.sat_out_streaks)
+    return codes[seat] == MAY_SIT_OUT
 
 
 Guidance = Text | str | None | Sequence[Text | str | None]
@@ -502,6 +522,7 @@ def table_screen(
     levels = _levels(view, names, width, forms, wide=width >= WIDTH and height >= WIDE_HEIGHT)
     # The layouts and what is said under them, best first: below the smallest window the
     # too-small line too (its short form when rows run out), and the bare essentials last.
+    regular = len(levels)
     options = [(i, said) for i in range(len(levels))]
     if too_small_note(width, height) is not None:
         # The whole too-small line under the richest layout with room for it, else its short
@@ -513,10 +534,20 @@ def table_screen(
         levels += _tiny_levels(view, names, width, forms)
         options += [(i, small + said) for i in range(tiny, len(levels) - 1) for small in (full, short)]
         options += [(len(levels) - 2, said), (len(levels) - 1, short + said), (len(levels) - 1, said)]
-    # The first (richest) layout whose essentials fit; then, if a notice is to be shown, the
-    # first from there on, of the same kind and still with its column titles, with room for
-    # all of it (else the notice is shown on a page of its own).
-    base, said_after = next(((i, after) for i, after in options if len(levels[i][1]) + len(after) <= rows), options[-1])
+    # The first (richest) layout whose essentials fit with the latest log entries (a table,
+    # not one of a tiny window's bare essentials), else the first whose essentials fit; then, if a notice
+    # is to be shown, the first from there on, of the same kind and still with its column
+    # titles, with room for all of it (else the notice is shown on a page of its own).
+    recent = sum(len(_fold(_as_text(entry), width, 2)) for entry in list(log)[-LOG_KEPT:])
+    base, said_after = next(
+        (
+            (i, after)
+            for reserve in (recent, 0)
+            for i, after in options
+            if len(levels[i][1]) + len(after) + reserve <= rows and (i < regular or not reserve)
+        ),
+        options[-1],
+    )
     chosen, shown = base, False
     if notes:
         for i in range(base, len(levels)):
@@ -536,7 +567,7 @@ def table_screen(
     else:
         latest: list[Text] = []
         for entry in reversed(log):
-            folded = _fold(Text(entry) if isinstance(entry, str) else entry, width, 2)
+            folded = _fold(_as_text(entry), width, 2)
             if len(latest) + len(folded) > area:
                 break
             latest[:0] = folded
@@ -547,6 +578,10 @@ def table_screen(
     # Only in a window too small even for the essentials: its bottom lines, the error and the
     # hand above it, rather than a screen taller than the window.
     return TableScreen(lines[-rows:], shown or not notes, compact)
+
+
+def _as_text(entry: Text | str) -> Text:
+    return Text(entry) if isinstance(entry, str) else entry
 
 
 def _tiny_levels(
@@ -648,9 +683,13 @@ def _header_pieces(view: SeatView, names: Sequence[str], *, short: bool = False)
     arrow = "↺" if rules.direction == "counter-clockwise" else "↻"
     first: list[Text] = []
     if short:
+        # Two lines at 40 columns: the list of seats is in the order of play, so the arrow
+        # says the direction, and the dealer goes up beside it (trump, stock and points below).
         if view.round_index >= 0:
             first.append(Text(f"Round {view.round_index + 1}"))
-        first += [Text(rules.name), Text(f"{arrow} {rules.direction}")]
+        first.append(Text(f"{rules.name} {arrow}"))
+        if view.dealer is not None:
+            first.append(Text(f"dealer {short_name(names, view.dealer, view.seat)}"))
     else:
         first += [Text("Sobe e Desce", style="bold"), Text(f"{rules.name} rules")]
         if view.round_index >= 0:
@@ -668,7 +707,7 @@ def _header_pieces(view: SeatView, names: Sequence[str], *, short: bool = False)
         second.append(Text(f"points x{rules.multiplier(view.trump)}", style="bold"))
     if view.round_index >= 0:
         second.append(Text(f"stock {view.stock_count}"))
-    if view.dealer is not None:
+    if view.dealer is not None and not short:
         second.append(Text(f"dealer {short_name(names, view.dealer, view.seat)}"))
     return first, second
 
@@ -764,10 +803,18 @@ def _table_area(view: SeatView, names: Sequence[str]) -> list[Text]:
     def on_table(seat: int) -> Text:
         return played.get(seat, Text(""))
 
-    you = _seat_block(view, names, human)
-    bottom = you[0].copy().append(" · ").append_text(you[1])
-    if you[2].plain:
-        bottom.append(" · ").append_text(you[2])
+    def your_line(room: int) -> Text:
+        you = _seat_block(view, names, human, room)
+        line = you[0].copy().append(" · ").append_text(you[1])
+        if you[2].plain:
+            line.append(" · ").append_text(you[2])
+        return line
+
+    # Your name in all the room the rest of your line leaves (cut only where it would not fit).
+    whole = cell_len(names[human])
+    bottom = your_line(whole)
+    if bottom.cell_len > WIDTH:
+        bottom = your_line(max(6, whole - (bottom.cell_len - WIDTH)))
     return [
         _place([_centre(top[0])]),
         _place([_centre(top[1])]),
@@ -908,10 +955,16 @@ def _labelled(names: Sequence[str], seat: int, human: int | None, width: int) ->
 
 
 def _row_label(names: Sequence[str], seat: int, human: int, column: int) -> str:
-    """A seat's name for a summary's column of ``column`` cells (a space after it): at most 15
-    cells, less in a narrow window, only the person's row leaving room for "(you)"."""
+    """A seat's name for a summary's column of ``column`` cells (a space after it), only the
+    person's row leaving room for "(you)"."""
     mine = seat == human and names[seat].casefold() != "you"
-    return _labelled(names, seat, human, min(15, column - 1 - (6 if mine else 0)))
+    return _labelled(names, seat, human, column - 1 - (6 if mine else 0))
+
+
+def _names_column(names: Sequence[str], human: int) -> int:
+    """The cells a summary's column of names would take for its longest name, "(you)" and a
+    space after it: at least 22, at most 40."""
+    return max(22, min(40, 1 + max(cell_len(_labelled(names, s, human, 40)) for s in range(4))))
 
 
 def round_over_lines(
@@ -922,9 +975,10 @@ def round_over_lines(
     if event.suit is not None:
         title.append_text(suit_text(event.suit))
     lines = [*_fold(title, width), Text("")]
-    # The columns: 22 cells for the names, then 8, 9 and 8; narrower, 7, 7 and 6.
+    # The columns: 22 cells for the names (more for a long name, as the width allows), then
+    # 8, 9 and 8; narrower, 7, 7 and 6.
     tricks, change, score = (8, 9, 8) if width >= 47 else (7, 7, 6)
-    name = max(10, min(22, width - tricks - change - score))
+    name = max(10, min(_names_column(names, human), width - tricks - change - score))
     lines.append(Text(f"{'':<{name}}{'tricks':>{tricks}}{'change':>{change}}{'score':>{score}}", style="bold"))
     for seat in range(4):
         label = _row_label(names, seat, human, name)
@@ -956,7 +1010,7 @@ def round_over_lines(
 
 def match_over_lines(event: Event, names: Sequence[str], human: int, rounds: int, width: int = WIDTH) -> list[Text]:
     """The end of the match, in ``width`` columns: the winners, then the final scores and riscos."""
-    winners = ", ".join(_labelled(names, s, human, 20) for s in event.winners)
+    winners = ", ".join(_labelled(names, s, human, 40) for s in event.winners)
     plural = "s" if len(event.winners) > 1 else ""
     lines = [
         *_fold(Text(f"The match is over after {rounds} round{'s' if rounds != 1 else ''}.", style="bold"), width),
@@ -967,7 +1021,7 @@ def match_over_lines(event: Event, names: Sequence[str], human: int, rounds: int
     lines.append(Text(""))
     # The columns: up to 22 cells for the names, then 12 and 9; below 31 columns, 7 and 9.
     score, riscos, title = (12, 9, "final score") if width >= 31 else (7, 9, "final")
-    name = max(6, min(22, width - score - riscos))
+    name = max(6, min(_names_column(names, human), width - score - riscos))
     lines.append(Text(f"{'':<{name}}{title:>{score}}{'riscos':>{riscos}}", style="bold"))
     for seat in range(4):
         label = _row_label(names, seat, human, name)
@@ -1124,6 +1178,22 @@ def history_lines(view: SeatView, names: Sequence[str], width: int = WIDTH) -> l
     return [line for entry in entries[-LOG_LINES:] for line in _fold(entry, width, 3)]
 
 
+def _beyond_the_option(action: Action, note: str) -> str:
+    """A bot's ``note`` less what the option beside it already says: the strong bot's
+    ``discard 4`` after ``discard 2♠ J♥ J♦ 5♦`` read as a second option (``discard 4;
+    -0.46 against the others``), and its ``sit out: the score stays`` says ``sit out`` twice."""
+    if isinstance(action, Exchange):
+        said = f"discard {len(action.discard)}"
+    elif isinstance(action, SitOut):
+        said = "sit out"
+    else:
+        return note
+    head, colon, rest = note.partition(": ")
+    if note == said:
+        return ""
+    return rest if colon and head == said else note
+
+
 def hint_lines(options: Sequence[Any], bot_name: str | None, width: int = WIDTH, *, every: bool = False) -> list[Text]:
     """The bot's options, best first, with the expected change of your score: the best few,
     as fit under the hand, and how many more (``hint all`` lists them); ``every``: all of them."""
@@ -1144,9 +1214,9 @@ def hint_lines(options: Sequence[Any], bot_name: str | None, width: int = WIDTH,
         line = Text("  ").append_text(action_text(option.action))
         pad = max(1, column - line.cell_len)
         line.append(" " * pad).append(f"{option.expected_delta:+.2f}")
-        # The bot's note, and the figure it ranks by in words ("discard 2; +1.72 against the others").
+        # The bot's note, and the figure it ranks by in words ("the score stays; +1.72 against the others").
         ranking = None if option.ranking is None else ranking_note(option.ranking)
-        note = "; ".join(part for part in (option.note, ranking) if part)
+        note = "; ".join(part for part in (_beyond_the_option(option.action, option.note), ranking) if part)
         if note:
             line.append("   " + note, style="dim")
         lines.extend(_fold(line, width, 4))
