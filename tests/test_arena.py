@@ -1057,3 +1057,26 @@ def test_a_reader_that_stops_reading_does_not_hide_a_bot_failure(tmp_path: Path)
     assert code == 1, err
     lines = err.splitlines()
     assert len(lines) == 4 and all("raised SystemExit: 4" in line for line in lines), err
+
+
+def test_the_progress_bar_estimates_the_time_left_from_the_start() -> None:
+    """Rounds are reported a block at a time, several at once from parallel jobs: rich's own
+    column took the pace from the last two updates, and said 0:00:06 left at 40 of 160 rounds
+    after 14 s (two blocks a second apart), for about 42."""
+    import io
+
+    from rich.console import Console
+    from rich.progress import Progress
+
+    clock = [0.0]
+    stream = io.StringIO()
+    console = Console(file=stream, width=100, force_terminal=False, color_system=None)
+    bar = Progress(*cli_arena._progress_columns(), console=console, get_time=lambda: clock[0], auto_refresh=False)
+    task = bar.add_task("arena", total=None)
+    bar.update(task, completed=0, total=160)
+    for when, done in ((13.0, 20), (14.0, 40)):
+        clock[0] = when
+        bar.update(task, completed=done, total=160)
+    console.print(bar.make_tasks_table(bar.tasks))
+    line = stream.getvalue()
+    assert "40/160 rounds 0:00:14 0:00:42" in " ".join(line.split()), line

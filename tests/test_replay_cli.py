@@ -364,14 +364,66 @@ def test_a_file_larger_than_any_record_is_refused_without_reading_it_whole(
 @pytest.mark.parametrize(
     ("text", "message"),
     [
-        ('{"a": "abc', "not JSON: Unterminated string starting at line 1, column 7"),
-        ('{"version": 1,\n', "not JSON: Expecting property name enclosed in double quotes at line 2, column 1"),
+        ('{"a": "abc', "not JSON: the text ends early, in a string starting at line 1, column 7 \\(truncated\\?\\)"),
+        ('{"version": 1,\n', "not JSON: the text ends early, at line 2, column 1 \\(truncated\\?\\)"),
+        ('{"version": 1,\n}', "not JSON: Expecting property name enclosed in double quotes at line 2, column 1"),
     ],
 )
 def test_not_json_names_the_place_once(text: str, message: str) -> None:
     """json's own message may end in "at" (before, "starting at at line 1")."""
     with pytest.raises(RecordFormatError, match=f"^{message}$"):
         read_record(text)
+
+
+def test_a_seat_named_you_is_written_in_good_english() -> None:
+    """The terminal's records name the person "You": replay wrote "You (seat 0) plays,
+    exchanges 3", "You (seat 0) sits out", "Next: You (seat 0) plays"."""
+    data = next(
+        data
+        for data in (load_json(path) for path in LEGAL)
+        if data.get("players") and any(r.get("exchanges") for r in data["rounds"])
+    )
+    data["players"] = ["You", "Bot 1 (hard)", "Bot 2 (hard)", "Bot 3 (hard)"]
+    result = run_replay("-", stdin=json.dumps(data))
+    assert result.returncode == 0, result.stderr
+    assert "You (seat 0)" not in result.stdout
+    assert re.search(r"seat 0 \(You\) (plays|sits out|chooses)", result.stdout), result.stdout
+    assert "Bot 1 (hard) (seat 1)" in result.stdout
+
+
+def test_a_trick_short_of_a_card_is_named_not_the_next_one() -> None:
+    """A card taken out of trick 3 was reported as "round 5, trick 4: trick 3 is not
+    complete (3 cards a trick)": which trick lacks a card, and why trick 4 is where it breaks
+    (a record may end mid-trick), now read in one sentence."""
+    data = next(
+        data
+        for data in (load_json(path) for path in LEGAL)
+        if any(len(r.get("tricks", [])) >= 4 and all(r["tricks"][:4]) for r in data["rounds"])
+    )
+    number, entry = next(
+        (n, r) for n, r in enumerate(data["rounds"], start=1) if len(r.get("tricks", [])) >= 4 and all(r["tricks"][:4])
+    )
+    size = len(entry["tricks"][2])
+    entry["tricks"][2] = entry["tricks"][2][:-1]
+    with pytest.raises(RecordRuleError) as caught:
+        read_record(json.dumps(data))
+    assert str(caught.value) == (
+        f"round {number}, trick 4: begins before trick 3 is complete ({size - 1} of its {size} cards played)"
+    )
+
+
+def test_a_record_cut_off_is_said_to_end_early(tmp_path: Path) -> None:
+    """``head -c 700 record.json``: "not JSON: Expecting value at line 63, column 2" said
+    nothing of the file's end; wherever the cut falls, the message says the text ends early."""
+    text = json.dumps(GOOD, indent=1)
+    for size in range(1, len(text) - 1, 7):
+        path = tmp_path / "trunc.json"
+        path.write_text(text[:size], encoding="utf-8")
+        result = run_replay(path) if size < 50 else None  # a few through the command, all through the reader
+        if result is not None:
+            assert result.returncode == 2 and "the text ends early" in result.stderr, result.stderr
+        with pytest.raises(RecordFormatError, match=r"^not JSON: the text ends early, .*\(truncated\?\)$"):
+            read_record(text[:size])
 
 
 def test_a_variants_settings_are_named(tmp_path: Path) -> None:

@@ -177,9 +177,16 @@ def _find_factory(key: str, name: str) -> Callable[..., Any]:
     if lowered is not None:
         # ``rbot:greedyBot``: most likely a class whose name lost its capital (a word with no
         # ``=`` cannot be a setting); said first, the known names after it.
-        meant = f"{lowered.group(1)}:{lowered.group(2)[:1].upper()}{lowered.group(2)[1:]}"
+        module_name, lower = lowered.group(1), lowered.group(2)
+        capital = f"{lower[:1].upper()}{lower[1:]}"
+        # Suggested only when the module has it (``os:getcwd`` has no ``os:Getcwd`` to offer).
+        try:
+            offered = hasattr(importlib.import_module(module_name), capital)
+        except Exception:
+            offered = False
+        meant = f" ({module_name + ':' + capital!r}?)" if offered else ""
         raise ValueError(
-            f"unknown bot {name!r}: a class name after the colon starts with a capital ({meant!r}?);"
+            f"unknown bot {name!r}: a class name after the colon starts with a capital{meant};"
             f" the known bots: {known}; in the arena also oracle"
         )
     raise ValueError(f"unknown bot {name!r} (known: {known}; in the arena also oracle; or package.module:ClassName)")

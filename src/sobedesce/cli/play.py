@@ -36,7 +36,10 @@ def register(subparsers: Any) -> None:
         "--bots",
         default=None,
         metavar="NAMES",
-        help=f"the opponents: a level or bot name for all three, or three separated by commas (default: {DEFAULT_BOTS})",
+        help=(
+            "the opponents: a level or bot name for all three, or three separated by commas for the seats"
+            f" after yours in the order of play; Bot n sits at seat n (default: {DEFAULT_BOTS})"
+        ),
     )
     parser.add_argument(
         "--seed",
@@ -58,8 +61,10 @@ def register(subparsers: Any) -> None:
 
 def _bot_names(text: str | None) -> list[str]:
     names = [n.strip() for n in (DEFAULT_BOTS if text is None else text).split(",")]
-    if any(not n for n in names) or len(names) not in (1, 3):
+    if len(names) not in (1, 3) or names == [""]:
         raise ValueError(f"--bots takes one name or three separated by commas, not {text!r}")
+    if "" in names:  # three fields, one of them blank: saying "three" again would not help
+        raise ValueError(f"--bots {text!r}: name {names.index('') + 1} of the three is empty")
     return names * 3 if len(names) == 1 else names
 
 
@@ -206,7 +211,7 @@ def run(args: argparse.Namespace) -> int:
             return fail(f"cannot resume {args.resume}: {error}")
         if match.players is None:
             match.players = tuple(
-                args.name or DEFAULT_NAME if s == human else bot_label((s - human) % 4, DEFAULT_BOTS) for s in range(4)
+                args.name or DEFAULT_NAME if s == human else bot_label(s, DEFAULT_BOTS) for s in range(4)
             )
         players = match.players
         assert players is not None
@@ -264,7 +269,8 @@ def run(args: argparse.Namespace) -> int:
         names = [""] * 4
         names[human] = args.name or DEFAULT_NAME
         for i, level in enumerate(used, start=1):
-            names[(human + i) % 4] = bot_label(i, level)
+            seat = (human + i) % 4
+            names[seat] = bot_label(seat, level)  # Bot n sits at seat n, whatever seat is yours
         match.players = tuple(names)
     notes.insert(0, ("" if seed is None else f"Seed {seed}. ") + "Type 'help' at any prompt.")
     driver = TableDriver(match, human, bots, seed=seed, save_path=save_path)

@@ -18,9 +18,18 @@ def _tricks(count: int) -> str:
 _UNPRINTABLE = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
 
 
+# Names that would take "play", not "plays": the terminal's own "You" above all.
+_PRONOUNS = frozenset({"you", "i", "we", "they"})
+
+
 def seat_name(match: Match, seat: int) -> str:
+    """``Ana (seat 0)``; ``seat 0 (You)`` for a name that is a pronoun, so that the verb after
+    it (``plays``, ``sits out``) agrees with "seat 0"."""
     if match.players is not None:
-        return f"{_UNPRINTABLE.sub(chr(0xFFFD), match.players[seat])} (seat {seat})"
+        name = _UNPRINTABLE.sub(chr(0xFFFD), match.players[seat])
+        if " ".join(name.split()).casefold() in _PRONOUNS:
+            return f"seat {seat} ({name})"
+        return f"{name} (seat {seat})"
     return f"seat {seat}"
 
 

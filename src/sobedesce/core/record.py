@@ -243,7 +243,16 @@ def _parse(text: str | IO[str] | Mapping[str, Any]) -> tuple[Match, list[_RoundD
             raise RecordFormatError(_BOM) from None
         # json's own message may end in "at" ("Unterminated string starting at"): the place follows it.
         where = "" if error.msg.endswith(" at") else " at"
-        raise RecordFormatError(f"not JSON: {error.msg}{where} line {error.lineno}, column {error.colno}") from None
+        place = f"line {error.lineno}, column {error.colno}"
+        # A file cut off (mid-copy, mid-write): nothing after the place where json stopped, or a
+        # string never closed (json's "Expecting value" said nothing of the end).
+        if error.msg.startswith("Unterminated string"):
+            raise RecordFormatError(
+                f"not JSON: the text ends early, in a string starting at {place} (truncated?)"
+            ) from None
+        if not error.doc[error.pos :].strip():
+            raise RecordFormatError(f"not JSON: the text ends early, at {place} (truncated?)") from None
+        raise RecordFormatError(f"not JSON: {error.msg}{where} {place}") from None
     except UnicodeDecodeError:
         raise RecordFormatError("not UTF-8 text") from None
     except RecursionError:
@@ -348,8 +357,16 @@ def _replay_round(match: Match, data: _RoundData, number: int) -> None:
                 reason = "a round has only 5 tricks"
             raise RecordRuleError(number, decision, None, None, reason)
         if len(current.tricks) != index or current.tricks[-1]:
+            # The rule is broken where the next trick begins (a record may end mid-trick), and
+            # the reason names the trick that lacks cards ("trick 3 is not complete (3 cards a
+            # trick)" under "trick 4" read as a mistake in the numbers).
             raise RecordRuleError(
-                number, decision, None, None, f"trick {index - 1} is not complete ({current.n_active} cards a trick)"
+                number,
+                decision,
+                None,
+                None,
+                f"begins before trick {len(current.tricks)} is complete"
+                f" ({len(current.tricks[-1])} of its {current.n_active} cards played)",
             )
         if not trick and index < len(data.tricks):
             raise RecordRuleError(number, decision, None, None, "an empty trick")
