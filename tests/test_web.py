@@ -1467,7 +1467,7 @@ def test_the_final_scores_of_a_long_name_fit_a_phone(browser: Browser, server: s
         expect(row).to_have_attribute("title", name)
         # Your own row says so, however long the name: the name is cut short, not "(you)".
         expect(over.locator("tbody tr.me")).to_have_count(1)
-        expect(over.locator("tbody tr.me th")).to_contain_text("(you)" if language == "en" else "(eu)")
+        expect(over.locator("tbody tr.me th")).to_contain_text("(you)" if language == "en" else "(você)")
         if language == "en":
             assert over.locator("tbody tr.me th").evaluate(YOU_SEEN) == "seen"
         fits = page.evaluate(MATCH_OVER_FITS)
@@ -2484,4 +2484,199 @@ def test_last_trick_before_the_first_trick_of_a_round_shows_the_round_befores(br
     page.click("[data-key=last-trick]")
     expect(dialog.locator(".last-trick .card").first).to_be_visible()
     expect(page.locator("#last-trick-round")).to_have_count(0)
+    page.context.close()
+
+
+# -- a new user's review: the screen reader, a phone, the keyboard -------------------------------
+
+
+def test_every_announcement_is_left_to_be_read(browser: Browser, server: str) -> None:
+    # The live region's text was replaced: "Bot 3 plays A♣" (the card to answer) gave way to
+    # "Your turn" at once, and a card completing a trick to the trick's winner. Each text the
+    # region takes is recorded with when it came and went: a line gone at once (under 0.7 s)
+    # was never read.
+    page = new_page(browser, speed="normal", viewport={"width": 1280, "height": 900})
+    page.add_init_script(
+        """addEventListener('DOMContentLoaded', () => {
+             const region = document.getElementById('announce');
+             window.heard = [];
+             new MutationObserver((records) => {
+               const now = performance.now();
+               const last = document.querySelector('#log li')?.textContent ?? null;
+               for (const record of records) {
+                 for (const node of record.removedNodes)
+                   for (const entry of window.heard) if (entry.node === node && entry.gone === null) entry.gone = now;
+                 for (const node of record.addedNodes)
+                   if (node.textContent) window.heard.push({ node, text: node.textContent, at: now, gone: null, last });
+               }
+             }).observe(region, { childList: true, subtree: true });
+           })"""
+    )
+    page.goto(server)
+    register(page, person())
+    quick_match(page, "classic")
+    done = "s => s.round > 1 || s.phase === 'match_over' || s.tricks.filter(t => t.winner !== null).length >= 2"
+    while not page.evaluate(f"({done})(window.sobedesce.state.state)"):
+        assert wait_for_turn(page) == "mine"
+        decide(page)
+    page.wait_for_timeout(1500)
+    heard = page.evaluate("window.heard.map(({ text, at, gone, last }) => ({ text, at, gone, last }))")
+    log = page.locator("#log li").evaluate_all("els => els.map(e => e.textContent).reverse()")
+    read = [entry for entry in heard if entry["gone"] is None or entry["gone"] - entry["at"] >= 700]
+    said = {part for entry in read for part in entry["text"].split(". ")}
+    turns = [entry for entry in heard if "Your turn" in entry["text"]]
+    assert turns, heard
+    for turn in turns:
+        # What came just before the turn (the card to answer, a bot's exchange) is said with
+        # it, or before it and still there when it comes.
+        before = turn["last"]
+        assert any(
+            before in entry["text"] and (entry is turn or entry["gone"] is None or entry["gone"] > turn["at"])
+            for entry in heard
+            if entry["at"] <= turn["at"]
+        ), f"{before!r} was gone before {turn['text']!r}: {heard}"
+    # Every event of the first tricks, once the match is under way, is left to be read.
+    first = next(i for i, line in enumerate(log) if line in said)
+    plays = [line for line in log[first:] if " plays " in line or " wins trick " in line]
+    assert len(plays) >= 5
+    missing = [line for line in log[first:] if line not in said]
+    assert not missing, f"never left to be read: {missing}; announced: {heard}"
+    page.context.close()
+
+
+def test_the_final_scores_and_the_leaderboard_on_a_phone_break_no_word_nor_number(
+    browser: Browser, tmp_path: Path
+) -> None:
+    # On a phone, after a match of a 24-letter name: the leaderboard's headers broke mid-word
+    # ("Ris/cos", "Rat/ing") and its ratings too ("-1." over "8", with a minus sign); the final scores cut every
+    # name ("Bot 1 (difíc…") beside half-empty columns of numbers.
+    lines = """e => { const range = document.createRange(); range.selectNodeContents(e);
+                 return new Set([...range.getClientRects()].filter(r => r.width > 0)
+                                  .map(r => Math.round(r.top))).size; }"""
+    with running_server(tmp_path) as server:
+        name = f"W{random.randrange(10**6):06d}" + "W" * 17
+        page = new_page(browser, viewport={"width": 390, "height": 844}, has_touch=True)
+        page.goto(server)
+        register(page, name)
+        quick_match(page, "classic", "hard")
+        play_to_the_end(page)
+        over = page.locator("#match-over")
+        expect(over).to_be_visible()
+        for language in ("en", "pt"):
+            if language == "pt":
+                page.click("#lang")
+                expect(over.locator("h2")).to_have_text("Fim da partida")
+            screenshot(page, f"review-match-over-{language}.png")
+            widths = over.locator("table").evaluate(
+                "t => [t.getBoundingClientRect().width, t.querySelector('thead th').getBoundingClientRect().width]"
+            )
+            assert widths[1] >= 0.5 * widths[0], f"the names have {widths[1]} px of {widths[0]}"
+            for row in over.locator("tbody tr:not(.me)").all():
+                cut = row.locator(".name").evaluate("e => e.scrollWidth > e.clientWidth")
+                assert not cut, f"{row.inner_text()!r} is cut short ({language})"
+            for cell in over.locator("tbody td").all():
+                assert cell.evaluate(lines) == 1, f"{cell.inner_text()!r} is broken ({language})"
+            # A header may go over two lines between its words ("Final / score"), never in one.
+            for cell in over.locator("thead th").all():
+                words = len(cell.inner_text().split())
+                assert cell.evaluate(lines) <= words, f"{cell.inner_text()!r} is broken ({language})"
+        page.click("#lang")
+        page.goto(server + "#/")
+        board = page.locator("#leaderboard table.board")
+        expect(board).to_contain_text(name)
+        page.evaluate("document.querySelector('#leaderboard').scrollIntoView()")
+        screenshot(page, "review-leaderboard.png")
+        for cell in board.locator("thead th, tbody td").all():
+            assert cell.evaluate(lines) == 1, f"{cell.inner_text()!r} is broken over lines"
+        expect(board.locator("tbody th", has_text=name[:7])).to_have_attribute("title", name)
+        scroll = page.locator("#leaderboard .board-scroll")
+        assert scroll.evaluate("e => e.scrollWidth <= e.clientWidth"), "the leaderboard is scrolled sideways"
+        page.context.close()
+
+
+def test_a_seat_reads_as_its_name_score_status_and_dealer(browser: Browser, server: str) -> None:
+    # A seat was read "Bot 2 (hard) 3 exchanged 4": the score without its word, and the dealer's
+    # chip as "D" (an aria-label on a span without a role is not read).
+    page = _at_a_quick_match(browser, server, 1280, 900)
+    assert wait_for_turn(page) == "mine"
+    state = page.evaluate("window.sobedesce.state.state")
+    names = page.evaluate("window.sobedesce.state.table.seats.map(s => s.name)")
+    for seat in range(4):
+        box = page.locator(f'.felt .seat[data-seat="{seat}"]')
+        said = " ".join(
+            line.split(":", 1)[1] for line in box.aria_snapshot().splitlines() if ":" in line and "img" not in line
+        )
+        said = re.sub(r"\s+,", ",", re.sub(r"\s+", " ", said)).strip()
+        score = f"{MINUS}{-state['scores'][seat]}" if state["scores"][seat] < 0 else str(state["scores"][seat])
+        assert re.search(rf"{re.escape(names[seat])}( \(you\))?, score {score}\b", said), said
+        assert re.search(r"(^|\s)D(\s|,|$)", said) is None, said
+        assert said.endswith(", dealer") == (state["dealer"] == seat), said
+    page.context.close()
+
+
+def test_the_replay_ends_on_the_result_keeps_the_focus_and_a_bad_link_leads_on(browser: Browser, server: str) -> None:
+    # The replay stopped at the last card played, the last trick's winner and the result untold;
+    # at that last step "Next step" was disabled under the focus, which fell to the page's body;
+    # and a bad link said "Not found." with no way on.
+    name = person()
+    token, match_id = _play_quick_match(server.replace("http", "ws", 1) + "ws", name)
+    with urllib.request.urlopen(f"{server}api/matches/{match_id}") as response:
+        final = json.load(response)["summary"]["rounds"][-1]["scores"]
+    page = _signed_in_page(browser, name, token, viewport={"width": 1280, "height": 900})
+    page.goto(server + f"#/replay/{match_id}")
+    steps = page.locator("#replay-step")
+    expect(steps).to_contain_text("Step 1 of")
+    while page.locator("#next-round:not(:disabled)").count():
+        page.click("#next-round")
+    page.focus("#next-step")
+    for _ in range(200):
+        if page.locator("#next-step").is_disabled():
+            break
+        page.keyboard.press("Enter")
+    expect(page.locator("#next-step")).to_be_disabled()
+    assert page.evaluate("document.activeElement.id") == "prev-step"
+    page.keyboard.press("Enter")  # back a step from where the focus is, and forward again
+    expect(page.locator("#next-step")).to_be_enabled()
+    page.keyboard.press("Tab")
+    page.keyboard.press("Enter")
+    expect(page.locator("#next-step")).to_be_disabled()
+    assert page.evaluate("document.activeElement.id") == "prev-step"
+    # The last step: who took the last trick (on the table, marked), the round's changes and
+    # scores, and the match's winners.
+    text = steps.inner_text()
+    assert re.search(r"takes the last trick · Round \d+ over: .+ · Match over: .+ won$", text), text
+    for score in final:
+        assert f"({score})" in text.replace(MINUS, "-"), (score, text)
+    winners = [seat for seat, score in enumerate(final) if score <= 0]
+    assert len(text.split("Match over: ")[1].split(", ")) == len(winners), text
+    expect(page.locator("#replay .trick.done .card.winner")).to_have_count(1)
+    # A bad link says so and leads on.
+    for bad in ("999999", "abc"):
+        page.goto(server + f"#/replay/{bad}")
+        missing = page.locator("#replay-missing")
+        expect(missing).to_contain_text("Not found.")
+        expect(missing.locator("a[href='#/history']")).to_be_visible()
+        expect(missing.locator("a[href='#/']")).to_have_text("Back to the lobby")
+    page.click("#replay-missing a[href='#/']")
+    expect(page.locator("#leaderboard")).to_be_visible()
+    page.context.close()
+
+
+def test_portuguese_labels_the_navigation_and_says_the_turn_again(browser: Browser, server: str) -> None:
+    # In Portuguese the navigation was still labelled "Main", the live region still held the
+    # English "Your turn" just after the switch, and one's own seat said "(eu)".
+    page = _at_a_quick_match(browser, server, 1280, 900)
+    assert wait_for_turn(page) == "mine"
+    region = page.locator("#announce")
+    expect(region).to_contain_text("Your turn")
+    expect(page.locator("header nav")).to_have_attribute("aria-label", "Main")
+    page.click("#lang")
+    expect(page.locator("header nav")).to_have_attribute("aria-label", "Principal")
+    expect(region).to_contain_text("É a sua vez")
+    expect(region).not_to_contain_text("Your turn")
+    expect(page.locator(".seat.me .you")).to_have_text("(você)")
+    expect(page.locator(".seat.me")).to_have_attribute("aria-label", re.compile(r"\(você\)"))
+    page.click("#lang")
+    expect(region).not_to_contain_text("É a sua vez")
+    expect(region).to_contain_text("Your turn")
     page.context.close()

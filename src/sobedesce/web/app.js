@@ -7,7 +7,7 @@ import { language, setLanguage, t } from "./i18n.js";
 import { lobbyFocus, redrawPanel, renderLobby } from "./lobby.js";
 import { errorText, words } from "./messages.js";
 import { Connection } from "./net.js";
-import { renderHistory, renderReplay } from "./replay.js";
+import { renderHistory, renderReplay, replayFocus } from "./replay.js";
 import { renderRules } from "./rules.js";
 import { dismissedKey, logLines, renderTable, tableFocus } from "./table.js";
 
@@ -110,9 +110,32 @@ export function leave() {
   send({ type: "leave" });
 }
 
+// The live region is a log (index.html): each announcement is a line added after the last,
+// never text replaced. Replaced, a line was lost before it was read: "Bot 3 plays A♣" (the
+// card to answer) gave way to "Your turn" at once, a card completing a trick to its winner.
+// Announcements made in the same moment (one update's events and the turn they bring) are
+// said as one line: "Bot 3 plays A♣. Your turn".
+const ANNOUNCE_KEEP = 20; // lines kept in the region (a removal is not read: aria-relevant)
+const announcing = [];
+
 export function announce(text) {
+  if (!text) return;
+  announcing.push(text);
+  if (announcing.length === 1) setTimeout(sayAnnounced, 0);
+}
+
+function sayAnnounced() {
   const region = document.getElementById("announce");
-  region.textContent = text;
+  const text = announcing.splice(0).join(". ");
+  if (!text) return;
+  region.append(h("p", {}, text));
+  while (region.childElementCount > ANNOUNCE_KEEP) region.firstElementChild.remove();
+}
+
+// Lines said in another language are not left to be read again in it (a switch of language).
+export function clearAnnouncements() {
+  announcing.splice(0);
+  document.getElementById("announce").replaceChildren();
 }
 
 function navigate(hash) {
@@ -574,25 +597,27 @@ export function render() {
     again?.focus({ preventScroll: true });
     if (caret && typeof again?.selectionStart === "number") again.setSelectionRange(...caret);
   }
-  keepFocus(main, hadFocus);
+  keepFocus(main, hadFocus, focused);
   exposeState();
 }
 
 // After a decision the element that had focus is often gone (a card played, the buttons of
 // a phase over): focus goes to what comes next, never to the page's body. On the table it
 // waits on the status line (or on the page, just opened) until the person is to act again.
-function keepFocus(main, hadFocus) {
+function keepFocus(main, hadFocus, focused) {
   const now = document.activeElement;
   const lost = hadFocus && !main.contains(now);
   const parked = now?.dataset?.key === "banner" || (now === main && app.route.page === "table");
   if (!lost && !parked) return;
-  const target = { lobby: lobbyFocus, table: tableFocus }[app.route.page]?.(app);
+  const target = { lobby: lobbyFocus, table: tableFocus, replay: replayFocus }[app.route.page]?.(app, focused);
   if (target && target !== now) target.focus();
 }
 
 function renderHeader() {
   document.documentElement.lang = language();
   document.title = t("title");
+  // Every label of index.html in the page's language ("Main" stayed English in Portuguese).
+  document.querySelector("header nav").setAttribute("aria-label", t("nav_label"));
   for (const link of document.querySelectorAll("[data-nav]")) {
     link.textContent = t(`nav_${link.dataset.nav}`);
     const current = link.dataset.nav === app.route.page || (link.dataset.nav === "history" && app.route.page === "replay");
@@ -624,6 +649,10 @@ function renderHeader() {
 function start() {
   document.getElementById("lang").addEventListener("click", () => {
     setLanguage(language() === "en" ? "pt" : "en");
+    // "Your turn" said in English stayed in the region after a switch to Portuguese: the
+    // region is emptied, and the turn due said again in the new language (table.js).
+    clearAnnouncements();
+    app.table.announcedTurn = null;
     render();
   });
   document.getElementById("speed").addEventListener("change", (event) => {

@@ -377,7 +377,7 @@ function leaderboardPanel(app) {
                 h(
                   "tr",
                   {},
-                  h("th", { scope: "row" }, playerName(row.player)),
+                  h("th", { scope: "row", title: playerName(row.player) }, playerName(row.player)),
                   h("td", {}, num(row.riscos)),
                   h("td", {}, row.played),
                   h("td", {}, row.won),

@@ -4,7 +4,7 @@
 
 import { render } from "./app.js";
 import { cardFace, cardText, h, SUIT_SYMBOL, sortCards, suitOf, suitText, trickWinner } from "./cards.js";
-import { dateTime, num, playerName, signed, t } from "./i18n.js";
+import { dateTime, isolate, num, playerName, signed, t } from "./i18n.js";
 import { nameForm } from "./lobby.js";
 import { scoreTable } from "./scores.js";
 import { seatPositions } from "./table.js";
@@ -156,16 +156,29 @@ function replayRound(round, scoresBefore) {
     if (!playing || !complete) return 0;
     return won[seat] ? -won[seat] * multiplier : 5 * multiplier;
   });
+  // A round played out ends on a step of its own: who took the last trick (still on the
+  // table), and the round's score changes (replayMatch adds the match's winners to the last).
+  // The replay stopped at the last card played, its trick's winner and the result untold.
+  if (complete) {
+    const last = (round.tricks ?? []).length && players.length > 1 ? trick.winner : null;
+    snap({ key: "step_round_over", seat: last, deltas, scores: scoresBefore.map((score, seat) => score + deltas[seat]) });
+  }
   return { dealer, chooser, trump, turned, steps, deltas, scores: scoresBefore.map((score, seat) => score + deltas[seat]), active, won };
 }
 
 function replayMatch(record) {
   let scores = record.scores ?? [START_SCORE, START_SCORE, START_SCORE, START_SCORE];
-  return record.rounds.map((round, index) => {
+  const rounds = record.rounds.map((round, index) => {
     const replayed = replayRound(round, scores);
     scores = replayed.scores;
     return { ...replayed, round: index + 1 };
   });
+  // Every player at 0 or below after the last round wins (RULES.md 3.8): said on its last step.
+  const end = rounds[rounds.length - 1]?.steps.at(-1)?.note;
+  if (end?.key === "step_round_over" && scores.some((score) => score <= 0)) {
+    end.winners = [0, 1, 2, 3].filter((seat) => scores[seat] <= 0);
+  }
+  return rounds;
 }
 
 // -- the viewer -----------------------------------------------------------------------
@@ -207,7 +220,21 @@ export function renderReplay(app) {
     loadReplay(id);
   }
   const replay = cache.replay;
-  if (replay.error) return h("p", { class: "panel notice" }, t(replay.error));
+  // A bad link (a match that is not there, "#/replay/abc") says so with the ways on, as a
+  // bad invitation does: it was "Not found." alone.
+  if (replay.error) {
+    return h(
+      "div",
+      { class: "panel", id: "replay-missing" },
+      h("p", { class: "notice", role: "status" }, t(replay.error)),
+      h(
+        "div",
+        { class: "row" },
+        h("a", { class: "button primary", href: "#/history", "data-key": "to-history" }, t("nav_history")),
+        h("a", { class: "button", href: "#/", "data-key": "to-lobby" }, t("new_match")),
+      ),
+    );
+  }
   if (!replay.rounds) return h("p", { class: "panel" }, "…");
   const record = replay.record;
   const names = record.players ? record.players.map((name) => playerName(name)) : [0, 1, 2, 3].map((seat) => t("seat_n", { n: seat + 1 }));
@@ -249,7 +276,7 @@ export function renderReplay(app) {
       "p",
       { class: "banner", id: "replay-step", "aria-live": "polite" },
       `${t("round_n", { n: replay.round + 1 })} · ${t("step_n", { i: replay.step + 1, n: round.steps.length })} · `,
-      describeStep(step.note, names),
+      describeStep(step.note, names, replay.round + 1),
     ),
     h(
       "div",
@@ -289,6 +316,15 @@ export function renderReplay(app) {
   );
 }
 
+// Where focus goes when its button is disabled (the last step reached by "Next step", the
+// first by "Previous step"): the step the other way, else the replay itself; it fell to the
+// page's body.
+export function replayFocus(app, lost) {
+  const enabled = (key) => document.querySelector(`#replay [data-key="${key}"]:not(:disabled)`);
+  const order = lost?.startsWith("prev") ? ["next-step", "prev-step"] : ["prev-step", "next-step"];
+  return enabled(order[0]) ?? enabled(order[1]) ?? document.getElementById("replay");
+}
+
 function replaySeat(seat, pos, names, round, step) {
   const status = [];
   if (seat === round.dealer) status.push(t("dealer"));
@@ -309,7 +345,14 @@ function replaySeat(seat, pos, names, round, step) {
   );
 }
 
-function describeStep(note, names) {
+function describeStep(note, names, round) {
+  if (note.key === "step_round_over") {
+    const parts = [];
+    if (note.seat !== null && note.seat !== undefined) parts.push(t("step_last_trick", { name: names[note.seat] }));
+    parts.push(`${t("round_over", { n: round })}: ${note.deltas.map((delta, seat) => `${isolate(names[seat])} ${signed(delta)} (${num(note.scores[seat])})`).join(", ")}`);
+    if (note.winners) parts.push(t("log_match", { names: note.winners.map((seat) => isolate(names[seat])).join(", ") }));
+    return parts.join(" · ");
+  }
   const vars = {
     name: names[note.seat],
     suit: note.suit ? suitText(note.suit) : "",

@@ -236,13 +236,27 @@ function seatBox(table, seat, pos) {
       ),
       badges,
     ),
-    state?.dealer === seat && h("span", { class: "chip", title: t("dealer"), "aria-label": t("dealer") }, "D"),
+    // Read as "Bot 2 (hard), score 3, exchanged 4, dealer": the score said with its word (it
+    // was a bare "3"), the chip as "dealer" (an aria-label on a span without a role is not
+    // read: it was "D"), after the rest; the commas and words are for the screen reader only.
     h(
       "div",
       { class: "seat-body" },
-      h("span", { class: "score", title: t("score") }, state ? num(state.scores[seat]) : "—"),
-      h("span", { class: "status" }, seatStatus(state, seat)),
+      h(
+        "span",
+        { class: "score", title: t("score") },
+        h("span", { "aria-hidden": "true" }, state ? num(state.scores[seat]) : "—"),
+        state && h("span", { class: "visually-hidden" }, `, ${t("seat_score", { n: num(state.scores[seat]) })}`),
+      ),
+      h("span", { class: "status" }, seatStatus(state, seat) && h("span", { class: "visually-hidden" }, ", "), seatStatus(state, seat)),
     ),
+    state?.dealer === seat &&
+      h(
+        "span",
+        { class: "chip", title: t("dealer") },
+        h("span", { "aria-hidden": "true" }, "D"),
+        h("span", { class: "visually-hidden" }, `, ${t("dealer")}`),
+      ),
     !isMe && state && backs(state.hand_sizes[seat]),
     table.bubbles[seat] && h("span", { class: "bubble", "data-phrase": table.bubbles[seat].phrase }, t(`phrase_${table.bubbles[seat].phrase}`)),
   );
