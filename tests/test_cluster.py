@@ -252,6 +252,46 @@ def test_a_table_that_is_starting_stays_in_the_lobby(group: Cluster) -> None:
     run(scenario())
 
 
+def test_sitting_down_through_one_process_gives_up_a_deserted_seat_another_holds(group: Cluster) -> None:
+    """Eva makes a table on process A and closes the tab; back through process B she sits down
+    at a new table.  Her seat at the first, held by A, where no connection of hers is, is given
+    up (A is asked over the bus), so no match starts there with her away and her bot playing;
+    with nobody left, that table closes.  (Only A's own tables were given up before: the first
+    stayed hers, out of the lobby, for ten minutes.)"""
+    a, b = group.start(2)
+
+    def table_row(table_id: str) -> tuple[str, list[dict[str, Any]]]:
+        engine = sa.create_engine(group.db)
+        try:
+            with engine.connect() as db:
+                row = db.execute(sa.text("SELECT status, seats FROM tables WHERE id = :id"), {"id": table_id}).one()
+        finally:
+            engine.dispose()
+        return str(row.status), json.loads(row.seats)
+
+    async def scenario() -> None:
+        eva = await person(a, "eva", [])
+        first = str((await eva.create(["you", "open", "easy", "easy"]))["id"])
+        assert lease_of(group, first) is not None and lease_of(group, first)[0] == node_of(a)
+        status, seats = table_row(first)
+        assert status == "open" and seats[0]["kind"] == "person", (status, seats)
+        await eva.close()
+        back = await GameClient.person(b, "eva back", token=eva.token)
+        second = str((await back.create(["you", "open", "easy", "easy"]))["id"])
+        assert back.table == second and back.seat == 0
+
+        def given_up() -> tuple[str, list[dict[str, Any]]] | None:
+            row = table_row(first)
+            return row if row[0] != "open" or row[1][0]["kind"] != "person" else None
+
+        status, seats = await until(given_up, "giving up of the seat at the first table")
+        assert status == "abandoned", (status, seats)
+        assert table_row(second)[0] == "open"
+        await back.close()
+
+    run(scenario())
+
+
 def node_of(server: ServerProcess) -> str:
     with server.http() as http:
         return str(http.get("/api/health").json()["process"])

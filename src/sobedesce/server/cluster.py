@@ -281,6 +281,39 @@ class Cluster:
         log.info("took over table %s (epoch %d, v=%d)", table_id, epoch, room.version)
         self.table_changed(room)
 
+    def quit_deserted_elsewhere(self, player_id: int, going_to: str) -> None:
+        """A person sat down at ``going_to``: the processes holding the other tables, not
+        started, where they have a seat are asked to give it up if no connection of theirs is
+        there (``Tables.quit_deserted``), as this process did with its own.  In the background:
+        the table they sit down at does not wait for it."""
+        self._spawn(self._quit_deserted_elsewhere(player_id, going_to))
+
+    async def _quit_deserted_elsewhere(self, player_id: int, going_to: str) -> None:
+        try:
+            rows = await self.tables.read(self.tables.store.tables, ["open"])
+        except Exception:
+            log.warning("could not look for the seats of player %s elsewhere", player_id, exc_info=True)
+            return
+        taken_here = False
+        for row in rows:
+            if row.id == going_to or row.id in self.tables.rooms:
+                continue
+            if not any(seat.get("player_id") == player_id for seat in row.seats):
+                continue
+            try:
+                owner = await self.locate(row.id, wait=False)
+            except Exception:
+                # Its process is gone, or the store is: the seat stays theirs, its table left
+                # out of the lobby while nobody seated there is connected, and closing by itself.
+                log.warning("could not ask for seat of player %s at table %s", player_id, row.id, exc_info=True)
+                continue
+            if owner is not None:
+                self.bus.send(owner, {"k": "quit", "player": player_id, "going": going_to})
+            else:
+                taken_here = True  # its lease had expired: this process holds it now
+        if taken_here:
+            await self.tables.quit_deserted(player_id, going_to)
+
     # -- a connection held here -----------------------------------------------------------
 
     def connected(self, client: Client) -> None:
@@ -443,6 +476,8 @@ class Cluster:
             self._enqueue(data)
         elif kind == "ctl":
             self._control(data)
+        elif kind == "quit":
+            self._spawn(self.tables.quit_deserted(int(data["player"]), str(data["going"])))
 
     def _deliver(self, data: dict[str, Any]) -> None:
         client = self.conns.get(data["c"])

@@ -635,7 +635,9 @@ class Tables:
                 raise ServerError("seat_taken", f"you already sit at seat {mine} of this table")
             await self._quit_open_table(client, room)
             if room.status in ("open", "playing"):
-                await self._quit_deserted_seats(player.id, room)
+                await self._quit_deserted_seats(player.id, room.id)
+                if self.cluster is not None:
+                    self.cluster.quit_deserted_elsewhere(player.id, room.id)
             self._attach(client, room, mine, since)
             if room.status == "open" and all(s.kind != "open" for s in room.seats):
                 await self._start(room)
@@ -793,14 +795,21 @@ class Tables:
             await self._open_seat(room, seat)
             self._broadcast_table(room)
 
-    async def _quit_deserted_seats(self, player_id: int, going_to: Room) -> None:
-        """A person sitting down at a table gives up their seats at the other tables of this
-        process that have not started and where no connection of theirs is (a tab closed, or
-        the page reloaded, before they went elsewhere): the match there would otherwise start,
-        once its open seats were taken, with them away and their bot playing a match they do
-        not know of (under the lobby's lock)."""
+    async def quit_deserted(self, player_id: int, going_to: str) -> None:
+        """:meth:`_quit_deserted_seats` for a person who sat down at ``going_to`` through
+        another process of a cluster."""
+        async with self._lobby:
+            await self._quit_deserted_seats(player_id, going_to)
+
+    async def _quit_deserted_seats(self, player_id: int, going_to: str) -> None:
+        """A person sitting down at table ``going_to`` gives up their seats at the other tables
+        of this process that have not started and where no connection of theirs is (a tab
+        closed, or the page reloaded, before they went elsewhere): the match there would
+        otherwise start, once its open seats were taken, with them away and their bot playing a
+        match they do not know of (under the lobby's lock).  With several processes, the
+        others are asked to do the same (``Cluster.quit_deserted_elsewhere``)."""
         for room in list(self.rooms.values()):
-            if room is going_to or room.status != "open":
+            if room.id == going_to or room.status != "open":
                 continue
             seat = room.seat_of(player_id)
             if seat is not None and not room.connected(seat):
