@@ -19,6 +19,7 @@ SUBCOMMANDS = {
     "arena": "sobedesce.cli.arena",
     "bench": "sobedesce.cli.bench",
     "serve": "sobedesce.cli.serve",
+    "bot": "sobedesce.cli.bot",
 }
 
 

@@ -23,7 +23,9 @@ from pydantic import BaseModel, ConfigDict, Field, StringConstraints, TypeAdapte
 
 from sobedesce.bots.base import Option
 from sobedesce.core import (
+    HAND_SIZE,
     SIT_OUT,
+    TURN_UP,
     Action,
     Card,
     CardParseError,
@@ -31,12 +33,19 @@ from sobedesce.core import (
     NameTrump,
     Phase,
     Play,
+    Rules,
+    RulesError,
     SeatView,
     SitOut,
     Suit,
+    TrickView,
     TurnUp,
+    cards_of,
+    find_rules,
+    mask_of,
     sorted_cards,
 )
+from sobedesce.core.game import ExchangeChoices
 from sobedesce.table import Event
 
 __all__ = [
@@ -57,6 +66,7 @@ __all__ = [
     "state_json",
     "stored_action",
     "text_of",
+    "view_from_state",
 ]
 
 MAX_MESSAGE_BYTES = 64 * 1024
@@ -410,6 +420,242 @@ def seat_state_json(view: SeatView, *, spectator: bool = False, must_play: str |
         "my_discards": _cards(view.my_discards),
         "legal": _legal_json(view, must_play) if view.is_my_turn else None,
     }
+
+
+class _StateError(ValueError):
+    """A state that is not a seat's, or not one the server sends (:func:`view_from_state`)."""
+
+
+_PHASE_NAMES = {phase.name.lower(): phase for phase in Phase}
+_SEAT_COUNT = 4
+
+
+def view_from_state(state: dict[str, Any], rules: str | Rules) -> SeatView:
+    """The :class:`SeatView` a seated receiver's ``state`` (as :func:`state_json` made it, and
+    the server sends it) was made from: the inverse of :func:`state_json` for a seat.
+
+    ``rules`` is the table's rule set (its name, as the ``table`` message gives it, or a
+    :class:`Rules`).  The legal actions are rebuilt as the core lists them, in its order: the
+    trump phase's from the list, the exchange phase's as the core's own lazy
+    ``ExchangeChoices`` of the hand, the play phase's from the legal cards in hand order.  So a
+    bot in another process decides from exactly the view it would be handed at the table.
+
+    Raises :class:`ValueError` naming the problem for a spectator's state (``seat: null``), a
+    malformed one, or one that does not fit ``rules``.
+    """
+    try:
+        table_rules = find_rules(rules)
+    except (RulesError, AttributeError) as error:
+        raise _StateError(f"not a rule set: {error}") from None
+    if not isinstance(state, dict):
+        raise _StateError(f"a state is a JSON object, not {shown(state)}")
+    if "seat" in state and state["seat"] is None:
+        raise _StateError("a spectator's state (seat: null) has no hand and no legal actions: it is not a seat's view")
+    seat = _seat_field(state, "seat", nullable=False)
+    assert seat is not None
+    phase_name = _field(state, "phase")
+    if not isinstance(phase_name, str) or phase_name not in _PHASE_NAMES:
+        raise _StateError(f"state.phase: not a phase: {shown(phase_name)} (known: {', '.join(_PHASE_NAMES)})")
+    phase = _PHASE_NAMES[phase_name]
+    round_number = _whole(state, "round", 0)
+    to_act = _seat_field(state, "to_act")
+    dealer = _seat_field(state, "dealer")
+    chooser = _seat_field(state, "chooser")
+    trump_text = _field(state, "trump")
+    turned_text = _field(state, "turned")
+    try:
+        trump = None if trump_text is None else Suit.parse(_text(trump_text, "state.trump"))
+        turned = None if turned_text is None else Card.parse(_text(turned_text, "state.turned"))
+    except CardParseError as error:
+        raise _StateError(f"state: {error}") from None
+    active = tuple(_per_seat(state, "active", _optional_bool))
+    discard_counts = tuple(_per_seat(state, "exchanged", _optional_count))
+    hand_sizes = tuple(_per_seat(state, "hand_sizes", _count))
+    stock = _whole(state, "stock", 0)
+    tricks = tuple(_trick(item, index) for index, item in enumerate(_list(state, "tricks")))
+    tricks_won = tuple(_per_seat(state, "tricks_won", _count))
+    scores = tuple(_per_seat(state, "scores", _score))
+    streaks = tuple(_per_seat(state, "sat_out_streaks", _count))
+    hand_cards = _cards_field(state, "hand")
+    if len(set(hand_cards)) != len(hand_cards):
+        raise _StateError("state.hand: a card is there twice")
+    hand = tuple(cards_of(mask_of(hand_cards)))
+    my_discards = tuple(_cards_field(state, "my_discards"))
+    legal = _legal_actions(state, phase, table_rules, hand, seat == to_act)
+    return SeatView(
+        seat=seat,
+        rules=table_rules,
+        phase=phase,
+        to_act=to_act,
+        legal_actions=legal,
+        round_index=round_number - 1,
+        dealer=dealer,
+        chooser=chooser,
+        trump=trump,
+        turned_card=turned,
+        hand=hand,
+        my_discards=my_discards,
+        active=active,
+        discard_counts=discard_counts,
+        hand_sizes=hand_sizes,
+        stock_count=stock,
+        tricks=tricks,
+        tricks_won=tricks_won,
+        scores=scores,
+        sat_out_streaks=streaks,
+        exchange_order=() if chooser is None else tuple((chooser + i) % _SEAT_COUNT for i in range(_SEAT_COUNT)),
+    )
+
+
+def _legal_actions(
+    state: dict[str, Any], phase: Phase, rules: Rules, hand: tuple[Card, ...], mine: bool
+) -> Sequence[Action]:
+    """The seat's legal actions, as the core lists them, from the state's ``legal``."""
+    legal = _field(state, "legal")
+    if legal is None:
+        if mine and phase in (Phase.TRUMP, Phase.EXCHANGE, Phase.PLAY):
+            raise _StateError("state.legal: null, but the seat is to act")
+        return ()
+    if not mine:
+        raise _StateError("state.legal: legal actions for a seat that is not to act")
+    if phase == Phase.TRUMP:
+        if not isinstance(legal, list) or not legal:
+            raise _StateError(f"state.legal: the trump phase's are a list of suits and 'turn', not {shown(legal)}")
+        actions: list[Action] = []
+        for item in legal:
+            if item == "turn":
+                actions.append(TURN_UP)
+                continue
+            try:
+                actions.append(NameTrump.of(_text(item, "state.legal")))
+            except CardParseError as error:
+                raise _StateError(f"state.legal: {error}") from None
+        return tuple(actions)
+    if phase == Phase.EXCHANGE:
+        if not isinstance(legal, dict):
+            raise _StateError(f"state.legal: the exchange phase's is an object, not {shown(legal)}")
+        may_sit_out = _field(legal, "may_sit_out", "state.legal")
+        if not isinstance(may_sit_out, bool):
+            raise _StateError(f"state.legal.may_sit_out: true or false, not {shown(may_sit_out)}")
+        low = _whole(legal, "min_discard", 0, where="state.legal")
+        high = _whole(legal, "max_discard", 0, where="state.legal")
+        if len(hand) != HAND_SIZE:
+            raise _StateError(f"state.hand: {len(hand)} cards in the exchange phase, not {HAND_SIZE}")
+        if (low, high) != (rules.min_discard, min(rules.max_discard, len(hand))):
+            raise _StateError(
+                f"state.legal: discards of {low} to {high} cards do not fit the rules {rules.name!r} "
+                f"({rules.min_discard} to {rules.max_discard})"
+            )
+        # The core's own list of the exchange phase's choices (sitting out when allowed, then
+        # every discard the rules allow, smallest first): the same options, in the same order.
+        return ExchangeChoices(mask_of(hand), may_sit_out, rules.min_discard, rules.max_discard)
+    if phase == Phase.PLAY:
+        if not isinstance(legal, list) or not legal:
+            raise _StateError(f"state.legal: the play phase's are a list of cards, not {shown(legal)}")
+        cards = _cards_of(legal, "state.legal")
+        if not set(cards) <= set(hand):
+            raise _StateError("state.legal: a legal card that is not in the hand")
+        # In hand order (suits S H D C, each high to low), as the core lists them.
+        return tuple(Play.of(card) for card in cards_of(mask_of(cards)))
+    raise _StateError(f"state.legal: no decision is taken in the {phase.name.lower()} phase")
+
+
+def _field(data: dict[str, Any], key: str, where: str = "state") -> Any:
+    if key not in data:
+        raise _StateError(f"{where}: no {key!r}")
+    return data[key]
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _whole(data: dict[str, Any], key: str, low: int, *, where: str = "state") -> int:
+    value = _field(data, key, where)
+    if not _is_int(value) or value < low:
+        raise _StateError(f"{where}.{key}: a whole number of at least {low}, not {shown(value)}")
+    return int(value)
+
+
+def _seat_field(data: dict[str, Any], key: str, *, nullable: bool = True, where: str = "state") -> int | None:
+    value = _field(data, key, where)
+    if value is None and nullable:
+        return None
+    if not _is_int(value) or not 0 <= value < _SEAT_COUNT:
+        raise _StateError(f"{where}.{key}: a seat (0 to 3){' or null' if nullable else ''}, not {shown(value)}")
+    return int(value)
+
+
+def _text(value: Any, where: str) -> str:
+    if not isinstance(value, str):
+        raise _StateError(f"{where}: text, not {shown(value)}")
+    return value
+
+
+def _list(data: dict[str, Any], key: str, where: str = "state") -> list[Any]:
+    value = _field(data, key, where)
+    if not isinstance(value, list):
+        raise _StateError(f"{where}.{key}: a list, not {shown(value)}")
+    return value
+
+
+def _per_seat(data: dict[str, Any], key: str, item: Any) -> list[Any]:
+    values = _list(data, key)
+    if len(values) != _SEAT_COUNT:
+        raise _StateError(f"state.{key}: one value a seat (four), not {len(values)}")
+    return [item(value, f"state.{key}") for value in values]
+
+
+def _optional_bool(value: Any, where: str) -> bool | None:
+    if value is not None and not isinstance(value, bool):
+        raise _StateError(f"{where}: true, false or null, not {shown(value)}")
+    return value
+
+
+def _count(value: Any, where: str) -> int:
+    if not _is_int(value) or value < 0:
+        raise _StateError(f"{where}: a whole number of at least 0, not {shown(value)}")
+    return int(value)
+
+
+def _optional_count(value: Any, where: str) -> int | None:
+    return None if value is None else _count(value, where)
+
+
+def _score(value: Any, where: str) -> int:
+    if not _is_int(value):
+        raise _StateError(f"{where}: a whole number, not {shown(value)}")
+    return int(value)
+
+
+def _cards_of(values: Any, where: str) -> list[Card]:
+    if not isinstance(values, list):
+        raise _StateError(f"{where}: a list of cards, not {shown(values)}")
+    try:
+        return [Card.parse(_text(value, where)) for value in values]
+    except CardParseError as error:
+        raise _StateError(f"{where}: {error}") from None
+
+
+def _cards_field(data: dict[str, Any], key: str) -> list[Card]:
+    return _cards_of(_field(data, key), f"state.{key}")
+
+
+def _trick(item: Any, index: int) -> TrickView:
+    where = f"state.tricks[{index}]"
+    if not isinstance(item, dict):
+        raise _StateError(f"{where}: an object, not {shown(item)}")
+    leader = _seat_field(item, "leader", nullable=False, where=where)
+    assert leader is not None
+    seats = _list(item, "seats", where)
+    for seat in seats:
+        if not _is_int(seat) or not 0 <= seat < _SEAT_COUNT:
+            raise _StateError(f"{where}.seats: seats 0 to 3, not {shown(seat)}")
+    cards = _cards_of(_field(item, "cards", where), f"{where}.cards")
+    if len(cards) != len(seats):
+        raise _StateError(f"{where}: {len(cards)} cards for {len(seats)} seats")
+    winner = _seat_field(item, "winner", where=where)
+    return TrickView(leader, tuple(cards), tuple(int(seat) for seat in seats), winner)
 
 
 def event_json(event: Event, receiver: int | None) -> dict[str, Any]:

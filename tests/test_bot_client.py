@@ -1,0 +1,169 @@
+"""``sobedesce bot``: a bot in a process of its own, seated at a real server's table over the
+WebSocket protocol (the server as tests/test_server.py starts it, tests/server_client.py).
+
+Nothing sleeps: each test waits for the client process to exit, or for a message, with a
+generous deadline.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import re
+import socket
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from server_client import TIMEOUT, GameClient, ServerProcess, unique_name
+
+pytestmark = pytest.mark.slow
+
+MATCH_TIMEOUT = 4 * TIMEOUT
+"""Seconds a whole match of the client may take (a busy machine)."""
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[ServerProcess]:
+    """A ``sobedesce serve --pace 0`` on a free port, stopped after the test."""
+    with ServerProcess(tmp_path) as started:
+        yield started
+
+
+def bot_command(url: str, *args: str) -> list[str]:
+    return [sys.executable, "-m", "sobedesce", "bot", url, *args]
+
+
+def run_bot(url: str, *args: str, timeout: float = MATCH_TIMEOUT) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(bot_command(url, *args), capture_output=True, text=True, timeout=timeout)
+
+
+def match_line(stdout: str) -> str:
+    lines = [line for line in stdout.splitlines() if line.startswith("match over: ")]
+    assert len(lines) == 1, stdout
+    return lines[0]
+
+
+def test_a_quick_match_is_played_to_the_end_and_recorded(server: ServerProcess) -> None:
+    name = unique_name("Bq")
+    done = run_bot(server.base, "--quick", "easy", "--rules", "table", "--bot", "basic", "--name", name, "--seed", "5")
+    assert done.returncode == 0, done.stderr
+    assert "Traceback" not in done.stderr
+    out = done.stdout
+    token = re.search(rf"registered {name}; its token .*: (\S+)$", out, re.M)
+    assert token is not None, out
+    rounds = [line for line in out.splitlines() if line.startswith("round ")]
+    assert rounds, out
+    assert all(line.count("(") >= 4 for line in rounds)
+    last = match_line(out)
+    assert f"{name} (this bot)" in last and "riscos" in last
+    with server.http() as http:
+        history = http.get(f"/api/players/{name}/history")
+        assert history.status_code == 200, history.text
+        (entry,) = history.json()
+        assert entry["rules"] == "table"
+        assert f"{name} (this bot) {entry['score']}" in last
+        summary = http.get(f"/api/matches/{entry['match']}").json()
+    # A line a round, each with the scores the server recorded.
+    assert summary["players"][entry["seat"]] == name
+    assert len(rounds) == len(summary["summary"]["rounds"])
+    for line, recorded in zip(rounds, summary["summary"]["rounds"], strict=True):
+        for seat, player in enumerate(summary["players"]):
+            shown = f"{player} (this bot)" if seat == entry["seat"] else player
+            assert f"{shown} {recorded['scores'][seat]} (" in line, (line, recorded)
+    assert f"/api/matches/{entry['match']}/record" in out
+
+    # The token printed plays again, as the same player.
+    again = run_bot(server.base, "--quick", "easy", "--bot", "random", "--token", token.group(1))
+    assert again.returncode == 0, again.stderr
+    assert f"playing as {name}" in again.stdout
+    with server.http() as http:
+        assert len(http.get(f"/api/players/{name}/history").json()) == 2
+
+
+def test_a_bot_takes_the_open_seat_of_a_persons_table(server: ServerProcess) -> None:
+    name = unique_name("Bt")
+
+    async def scenario() -> tuple[subprocess.Popen[str], GameClient]:
+        person = await GameClient.person(server, "ana")
+        table = await person.create(["you", "open", "easy", "easy"], rules="classic")
+        client = subprocess.Popen(
+            bot_command(server.base, "--table", table["id"], "--bot", "basic", "--name", name),
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        # The match starts once the bot has taken its seat; the person plays it to the end.
+        await person.play(random.Random(11))
+        return client, person
+
+    client, person = asyncio.run(scenario())
+    out, err = client.communicate(timeout=MATCH_TIMEOUT)
+    assert client.returncode == 0, err
+    assert person.match_event is not None and person.table_info is not None
+    seats = person.table_info["seats"]
+    assert seats[1]["name"] == name and seats[1]["kind"] == "person"
+    # Both saw the same end: the same scores, winners and riscos, seat by seat.
+    names = [seat["name"] + (" (this bot)" if seat["seat"] == 1 else "") for seat in seats]
+    event = person.match_event
+    scores = ", ".join(f"{n} {s}" for n, s in zip(names, event["scores"], strict=True))
+    winners = ", ".join(names[seat] for seat in event["winners"])
+    line = match_line(out)
+    assert f"won by {winners}; scores {scores}; riscos" in line, (line, event)
+    assert f"seated at table {person.table}, seat 1" in out
+
+
+def free_port() -> int:
+    """A loopback port nothing listens on (bound, then let go)."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+    return port
+
+
+def refused(done: subprocess.CompletedProcess[str]) -> str:
+    assert done.returncode == 2, (done.stdout, done.stderr)
+    assert "Traceback" not in done.stderr
+    lines = done.stderr.splitlines()
+    assert len(lines) == 1, done.stderr
+    return lines[0]
+
+
+def test_an_unreachable_server_is_said_in_one_line() -> None:
+    url = f"http://127.0.0.1:{free_port()}"
+    line = refused(run_bot(url, "--quick", "easy", "--bot", "basic", "--name", "Nobody", timeout=TIMEOUT))
+    assert line.startswith(f"sobedesce bot: cannot reach the server at {url}")
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--bot", "nonesuch"], "sobedesce bot: unknown bot 'nonesuch'"),
+        (["--bot", "strong:samples=3"], "bot 'strong' has no setting 'samples'"),
+        (["--bot", "basic", "--rules", "table"], "--rules works only with --quick"),
+    ],
+)
+def test_bad_options_are_refused_before_connecting(args: list[str], message: str) -> None:
+    # Nothing listens at the address: the options are refused before any connection.
+    url = f"http://127.0.0.1:{free_port()}"
+    assert message in refused(run_bot(url, "--table", "abcd", "--name", "Nobody", *args, timeout=TIMEOUT))
+
+
+def test_a_bad_url_is_refused() -> None:
+    assert "bad server URL 'localhost'" in refused(
+        run_bot("localhost", "--quick", "easy", "--bot", "basic", "--name", "N")
+    )
+
+
+def test_the_servers_refusals_are_said_in_one_line(server: ServerProcess) -> None:
+    line = refused(run_bot(server.base, "--code", "nonsense", "--bot", "basic", "--name", unique_name("Bc")))
+    assert line == "sobedesce bot: cannot sit at the table: no table has that invitation code (no_table)"
+    line = refused(run_bot(server.base, "--table", "nosuch", "--bot", "basic", "--name", unique_name("Bn")))
+    assert "cannot sit at the table: no table 'nosuch' is open or in play (no_table)" in line
+    line = refused(run_bot(server.base, "--quick", "easy", "--bot", "basic", "--token", "not-a-token"))
+    assert "the server refused the token: unknown player token" in line
+    line = refused(run_bot(server.base, "--quick", "easy", "--bot", "basic", "--name", "Bot 7"))
+    assert "the server refused the name 'Bot 7'" in line and "(bad_name)" in line
