@@ -1438,6 +1438,7 @@ def test_a_turned_up_card_once_played_or_discarded_says_so(browser: Browser, ser
 
 
 # -- 23. the final scores of a 24-letter name on a phone fit their box ---------------------------
+# (checked by test_the_final_scores_and_the_leaderboard_on_a_phone_break_no_word_nor_number)
 
 MATCH_OVER_FITS = """() => {
   const box = document.querySelector('#match-over');
@@ -1449,39 +1450,6 @@ MATCH_OVER_FITS = """() => {
           clientHeight: box.clientHeight,
           out: [...out, ...over].map(e => e.tagName + '.' + e.className + ' ' + e.textContent.slice(0, 30))};
 }"""
-
-
-def test_the_final_scores_of_a_long_name_fit_a_phone(browser: Browser, server: str) -> None:
-    # The match's end summary scrolled inside itself on a phone: a 24-letter name was broken
-    # into five lines (the Portuguese headers taking the width), pushing "New match" out of
-    # the box, and as a winner it did not break at all and stuck out sideways.
-    page, name = _long_named_at_a_quick_match(browser, server, 390, 844, has_touch=True)
-    play_to_the_end(page)
-    over = page.locator("#match-over")
-    expect(over).to_be_visible()
-    for language in ("en", "pt"):
-        if language == "pt":
-            page.click("#lang")
-            expect(over.locator("h2")).to_have_text("Fim da partida")
-        row = over.locator("tbody th", has_text=name[:7])
-        expect(row).to_have_attribute("title", name)
-        # Your own row says so, however long the name: the name is cut short, not "(you)".
-        expect(over.locator("tbody tr.me")).to_have_count(1)
-        expect(over.locator("tbody tr.me th")).to_contain_text("(you)" if language == "en" else "(você)")
-        if language == "en":
-            assert over.locator("tbody tr.me th").evaluate(YOU_SEEN) == "seen"
-        fits = page.evaluate(MATCH_OVER_FITS)
-        assert fits["scrollWidth"] <= fits["clientWidth"] and not fits["out"], (language, fits["out"], fits)
-        assert fits["scrollHeight"] <= fits["clientHeight"], (language, fits)
-        expect(over.locator("#back-to-lobby")).to_be_in_viewport(ratio=1)
-        # The winners' line as it reads when the long name is among them.
-        over.locator(".winners").evaluate(
-            "(e, name) => { e.textContent = e.textContent.replace(/: .*/, ': ' + name + ', Bot 1'); }", name
-        )
-        fits = page.evaluate(MATCH_OVER_FITS)
-        assert fits["scrollWidth"] <= fits["clientWidth"] and not fits["out"], (language, fits["out"], fits)
-    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
-    page.context.close()
 
 
 # -- 24. the table fits 1280x800 at its tallest, and a passing line does not move it ---------------
@@ -2554,11 +2522,7 @@ def test_the_final_scores_and_the_leaderboard_on_a_phone_break_no_word_nor_numbe
                  return new Set([...range.getClientRects()].filter(r => r.width > 0)
                                   .map(r => Math.round(r.top))).size; }"""
     with running_server(tmp_path) as server:
-        name = f"W{random.randrange(10**6):06d}" + "W" * 17
-        page = new_page(browser, viewport={"width": 390, "height": 844}, has_touch=True)
-        page.goto(server)
-        register(page, name)
-        quick_match(page, "classic", "hard")
+        page, name = _long_named_at_a_quick_match(browser, server, 390, 844, has_touch=True)
         play_to_the_end(page)
         over = page.locator("#match-over")
         expect(over).to_be_visible()
@@ -2580,6 +2544,25 @@ def test_the_final_scores_and_the_leaderboard_on_a_phone_break_no_word_nor_numbe
             for cell in over.locator("thead th").all():
                 words = len(cell.inner_text().split())
                 assert cell.evaluate(lines) <= words, f"{cell.inner_text()!r} is broken ({language})"
+            # The summary scrolled inside itself: the long name broken into five lines pushed
+            # "New match" out of the box, and as a winner it stuck out sideways.
+            expect(over.locator("tbody th", has_text=name[:7])).to_have_attribute("title", name)
+            # Your own row says so, however long the name: the name is cut short, not "(you)".
+            expect(over.locator("tbody tr.me")).to_have_count(1)
+            expect(over.locator("tbody tr.me th")).to_contain_text("(you)" if language == "en" else "(você)")
+            if language == "en":
+                assert over.locator("tbody tr.me th").evaluate(YOU_SEEN) == "seen"
+            fits = page.evaluate(MATCH_OVER_FITS)
+            assert fits["scrollWidth"] <= fits["clientWidth"] and not fits["out"], (language, fits["out"], fits)
+            assert fits["scrollHeight"] <= fits["clientHeight"], (language, fits)
+            expect(over.locator("#back-to-lobby")).to_be_in_viewport(ratio=1)
+        # The winners' line as it reads when the long name is among them.
+        over.locator(".winners").evaluate(
+            "(e, name) => { e.textContent = e.textContent.replace(/: .*/, ': ' + name + ', Bot 1'); }", name
+        )
+        fits = page.evaluate(MATCH_OVER_FITS)
+        assert fits["scrollWidth"] <= fits["clientWidth"] and not fits["out"], fits["out"]
+        assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
         page.click("#lang")
         page.goto(server + "#/")
         board = page.locator("#leaderboard table.board")
