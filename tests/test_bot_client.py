@@ -8,6 +8,7 @@ generous deadline.
 from __future__ import annotations
 
 import asyncio
+import os
 import random
 import re
 import socket
@@ -57,6 +58,10 @@ def test_a_quick_match_is_played_to_the_end_and_recorded(server: ServerProcess) 
     assert token is not None, out
     rounds = [line for line in out.splitlines() if line.startswith("round ")]
     assert rounds, out
+    # The rule set and the seats are said once, before the first round.
+    said = [line for line in out.splitlines() if line.startswith("table rules; seats: ")]
+    assert len(said) == 1 and f"0 {name} (this bot), 1 Bot 1 (easy)" in said[0], out
+    assert out.index(said[0]) < out.index(rounds[0])
     assert all(line.count("(") >= 4 for line in rounds)
     last = match_line(out)
     assert f"{name} (this bot)" in last and "riscos" in last
@@ -159,11 +164,75 @@ def test_a_bad_url_is_refused() -> None:
 
 
 def test_the_servers_refusals_are_said_in_one_line(server: ServerProcess) -> None:
-    line = refused(run_bot(server.base, "--code", "nonsense", "--bot", "basic", "--name", unique_name("Bc")))
-    assert line == "sobedesce bot: cannot sit at the table: no table has that invitation code (no_table)"
+    name = unique_name("Bc")
+    line = refused(run_bot(server.base, "--code", "nonsense", "--bot", "basic", "--name", name))
+    assert line.startswith("sobedesce bot: cannot sit at the table: no table has that invitation code (no_table)")
+    # The name was registered before the seat was asked for: said, with how to use it.
+    assert re.search(rf"; the name {name} is registered now: try again with --token \S+$", line), line
     line = refused(run_bot(server.base, "--table", "nosuch", "--bot", "basic", "--name", unique_name("Bn")))
     assert "cannot sit at the table: no table 'nosuch' is open or in play (no_table)" in line
     line = refused(run_bot(server.base, "--quick", "easy", "--bot", "basic", "--token", "not-a-token"))
     assert "the server refused the token: unknown player token" in line
     line = refused(run_bot(server.base, "--quick", "easy", "--bot", "basic", "--name", "Bot 7"))
     assert "the server refused the name 'Bot 7'" in line and "(bad_name)" in line
+
+
+def test_an_address_with_no_game_server_is_said_so(server: ServerProcess) -> None:
+    # A path after the address: the server answers, but no game's WebSocket is there (it was
+    # "cannot reach the server ... HTTP 403", which reads as a foreign Origin).
+    line = refused(run_bot(server.base + "/foo", "--quick", "easy", "--bot", "basic", "--name", unique_name("Bp")))
+    assert line.startswith(
+        f"sobedesce bot: no sobedesce server answers at {server.base.replace('http', 'ws', 1)}/foo/ws (HTTP 4"
+    )
+    assert line.endswith("give the server's address, like http://127.0.0.1:8000"), line
+
+
+BROKEN_BOTS = """
+from sobedesce.core import Play
+
+
+class IllegalBot:
+    name = "illegal"
+
+    def act(self, view, rng):
+        held = [c for c in view.hand if Play.of(c) not in view.legal_actions]
+        if held and view.legal_actions and isinstance(view.legal_actions[0], Play):
+            return Play.of(held[0])
+        return view.legal_actions[0]
+
+    def explain(self, view, rng):
+        return []
+
+
+class TextBot(IllegalBot):
+    def act(self, view, rng):
+        return "7H"
+"""
+
+
+def test_a_bot_that_breaks_the_rules_is_said_to_as_the_arena_says_it(server: ServerProcess, tmp_path: Path) -> None:
+    # It was "chose an illegal action ...: Play(card=Card('JH'))": no reason, a repr.
+    (tmp_path / "brokenbots.py").write_text(BROKEN_BOTS)
+    env = {**os.environ, "PYTHONPATH": str(tmp_path)}
+
+    def broken(bot: str) -> str:
+        done = subprocess.run(
+            bot_command(server.base, "--quick", "easy", "--bot", bot, "--name", unique_name("Bb")),
+            capture_output=True,
+            text=True,
+            timeout=MATCH_TIMEOUT,
+            env=env,
+        )
+        assert done.returncode == 1, (done.stdout, done.stderr)
+        assert "Traceback" not in done.stderr
+        lines = done.stderr.splitlines()
+        assert len(lines) == 1, done.stderr
+        return lines[0]
+
+    line = broken("brokenbots:TextBot")
+    assert line == "sobedesce bot: bot brokenbots:TextBot broke the rules: returned '7H', which is not an action"
+    # The engine's reason, as the server gives it (must follow suit, must trump, ...).
+    line = broken("brokenbots:IllegalBot")
+    assert re.fullmatch(
+        r"sobedesce bot: bot brokenbots:IllegalBot broke the rules: [2-7AKJQ][SHDC] is illegal: \S.+", line
+    ), line

@@ -1201,8 +1201,14 @@ def test_a_friend_too_late_for_a_private_table_watches_with_its_invitation(make_
         await refused(again, {"type": "watch", "table": table["id"]}, "no_table")
         await again.watch(None, code=code)
         assert again.table == table["id"]
+        # One who sat there comes back by the invitation as by the table's id: the end shown
+        # (it was "no table has that invitation code"); anyone else is refused as before.
+        back = await GameClient.person(server, "guest back", token=guest.token)
+        await back.join(None, code=code)
+        assert back.seat == 1 and back.last_sync["state"]["phase"] == "match_over"
+        await refused(again, {"type": "join", "code": code}, "no_table")
         assert again.last_sync["state"]["phase"] == "match_over" and "hand" not in again.last_sync["state"]
-        for client in (host, guest, again):
+        for client in (host, guest, again, back):
             await client.close()
 
     run(scenario())

@@ -173,6 +173,12 @@ class BotClient:
     state: dict[str, Any] | None = None
     acted_at: int | None = None
     over: bool = False
+    sent: tuple[str, Any] | None = None
+    """The id and the action of the last decision sent."""
+    announced: bool = False
+    """The table's rules and players said (its first ``table`` message)."""
+    registered: str | None = None
+    """The player name this run registered (its token printed), if it did."""
     _ids: int = 0
 
     async def main(self) -> int:
@@ -207,6 +213,14 @@ class BotClient:
         except (OSError, TimeoutError, InvalidHandshake, InvalidURI) as error:
             if not first:
                 raise
+            status = getattr(getattr(error, "response", None), "status_code", None)
+            if status is not None:
+                # Something answered, but no game's WebSocket is there (a path after the
+                # address, another program on the port).
+                raise Refused(
+                    f"no sobedesce server answers at {self.ws_url} (HTTP {status}): give the server's address,"
+                    " like http://127.0.0.1:8000"
+                ) from None
             reason = str(error) or type(error).__name__
             raise Refused(f"cannot reach the server at {self.base} ({self.ws_url}): {reason}") from None
 
@@ -238,6 +252,7 @@ class BotClient:
         player = answer["player"]["name"]
         if self.token is None:
             self.token = answer["token"]
+            self.registered = player
             _say(
                 f"registered {player}; its token (printed this once; play as {player} again with --token): {self.token}"
             )
@@ -253,10 +268,13 @@ class BotClient:
             message = {"type": "join", "table": self.table}
         answer = await self._request(ws, message, "joined")
         if answer["type"] == "error":
-            raise Refused(f"cannot sit at the table: {_said(answer)}")
+            also = ""
+            if self.registered is not None:
+                also = f"; the name {self.registered} is registered now: try again with --token {self.token}"
+            raise Refused(f"cannot sit at the table: {_said(answer)}{also}")
         self.table, self.seat = answer["table"], answer["seat"]
         self.v = self.state = self.acted_at = None
-        self.over = False
+        self.over = self.announced = False
         self.names = [f"seat {n}" for n in range(4)]
         _say(f"seated at table {self.table}, seat {self.seat}, with bot {self.bot_name} (seed {self.seed})")
 
@@ -332,6 +350,10 @@ class BotClient:
             code = message.get("code")
             if code in ("stale", "not_your_turn", "not_started"):
                 return  # the decision was overtaken: the next update brings the state
+            if code == "illegal" and self.sent is not None and message.get("id") == self.sent[0]:
+                raise Failed(
+                    f"bot {self.bot_name} broke the rules: {self.sent[1]} is illegal: {message.get('message')}"
+                )
             if code in ("illegal", "bad_card", "bad_message"):
                 raise Failed(f"bot {self.bot_name} made a decision the server refused: {_said(message)}")
             if code == "unavailable":
@@ -349,6 +371,7 @@ class BotClient:
         state = self.state
         if state is None or state.get("legal") is None or state.get("to_act") != self.seat or self.acted_at == self.v:
             return
+        from sobedesce.core import Action
         from sobedesce.server.protocol import action_json, view_from_state
 
         try:
@@ -364,12 +387,13 @@ class BotClient:
                 f"bot {self.bot_name} raised {type(error).__name__}: {error} "
                 f"at {where.filename}:{where.lineno} in {where.name}"
             ) from None
-        if action not in view.legal_actions:
-            raise Failed(
-                f"bot {self.bot_name} chose an illegal action in round {state['round']} ({state['phase']}): {action!r}"
-            )
+        if not isinstance(action, Action):
+            raise Failed(f"bot {self.bot_name} broke the rules: returned {action!r}, which is not an action")
         self.acted_at = self.v
         self._ids += 1
+        # An illegal one too: the server refuses it with the engine's reason, said as the arena
+        # says it (and the match goes on, its bot playing the seat once this client has gone).
+        self.sent = (f"a{self._ids}", action)
         await ws.send(json.dumps({"type": "act", "id": f"a{self._ids}", "v": self.v, "action": action_json(action)}))
 
     async def _record(self, ws: Any) -> None:
@@ -390,6 +414,9 @@ class BotClient:
         for seat in table.get("seats", []):
             if seat.get("name"):
                 self.names[seat["seat"]] = seat["name"] + (" (this bot)" if seat["seat"] == self.seat else "")
+        if not self.announced and table.get("status") in ("playing", "finished"):
+            self.announced = True
+            _say(f"{self.table_rules} rules; seats: {', '.join(f'{n} {name}' for n, name in enumerate(self.names))}")
 
     def _event(self, event: dict[str, Any]) -> None:
         kind = event.get("kind")

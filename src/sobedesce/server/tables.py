@@ -655,6 +655,10 @@ class Tables:
         if table_id is None:
             room = next((r for r in self.rooms.values() if r.invite_code == code), None)
             if room is None:
+                # A finished private table, for one who sat there (as by its id, below).
+                row = await self.read(self.store.table_by_invite, code)
+                room = await self._finished_room(row.id) if row is not None else None
+            if room is None:
                 raise ServerError("no_table", "no table has that invitation code")
         else:
             found = self.rooms.get(table_id) or await self._finished_room(table_id)
