@@ -310,7 +310,7 @@ class Cluster:
             if owner is not None:
                 self.bus.send(owner, {"k": "quit", "player": player_id, "going": going_to})
             else:
-                taken_here = True  # its lease had expired: this process holds it now
+                taken_here = True  # its lease had expired: this process holds it now (or it has ended)
         if taken_here:
             await self.tables.quit_deserted(player_id, going_to)
 

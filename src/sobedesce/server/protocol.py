@@ -45,7 +45,7 @@ from sobedesce.core import (
     mask_of,
     sorted_cards,
 )
-from sobedesce.core.game import ExchangeChoices
+from sobedesce.core.game import SEATS, ExchangeChoices
 from sobedesce.table import Event
 
 __all__ = [
@@ -427,7 +427,6 @@ class _StateError(ValueError):
 
 
 _PHASE_NAMES = {phase.name.lower(): phase for phase in Phase}
-_SEAT_COUNT = 4
 
 
 def view_from_state(state: dict[str, Any], rules: str | Rules) -> SeatView:
@@ -503,7 +502,7 @@ def view_from_state(state: dict[str, Any], rules: str | Rules) -> SeatView:
         tricks_won=tricks_won,
         scores=scores,
         sat_out_streaks=streaks,
-        exchange_order=() if chooser is None else tuple((chooser + i) % _SEAT_COUNT for i in range(_SEAT_COUNT)),
+        exchange_order=() if chooser is None else tuple((chooser + i) % SEATS for i in range(SEATS)),
     )
 
 
@@ -581,7 +580,7 @@ def _seat_field(data: dict[str, Any], key: str, *, nullable: bool = True, where:
     value = _field(data, key, where)
     if value is None and nullable:
         return None
-    if not _is_int(value) or not 0 <= value < _SEAT_COUNT:
+    if not _is_int(value) or not 0 <= value < SEATS:
         raise _StateError(f"{where}.{key}: a seat (0 to 3){' or null' if nullable else ''}, not {shown(value)}")
     return int(value)
 
@@ -601,7 +600,7 @@ def _list(data: dict[str, Any], key: str, where: str = "state") -> list[Any]:
 
 def _per_seat(data: dict[str, Any], key: str, item: Any) -> list[Any]:
     values = _list(data, key)
-    if len(values) != _SEAT_COUNT:
+    if len(values) != SEATS:
         raise _StateError(f"state.{key}: one value a seat (four), not {len(values)}")
     return [item(value, f"state.{key}") for value in values]
 
@@ -649,7 +648,7 @@ def _trick(item: Any, index: int) -> TrickView:
     assert leader is not None
     seats = _list(item, "seats", where)
     for seat in seats:
-        if not _is_int(seat) or not 0 <= seat < _SEAT_COUNT:
+        if not _is_int(seat) or not 0 <= seat < SEATS:
             raise _StateError(f"{where}.seats: seats 0 to 3, not {shown(seat)}")
     cards = _cards_of(_field(item, "cards", where), f"{where}.cards")
     if len(cards) != len(seats):

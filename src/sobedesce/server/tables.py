@@ -650,26 +650,30 @@ class Tables:
     async def _find(self, table_id: str | None, code: str | None, player_id: int) -> Room:
         """The table to join: open or in play, or finished for someone who sat at it (a
         reload at the end of a match shows the end again)."""
-        if table_id is None and code is None:
-            raise ServerError("bad_message", "join needs the table's id ('table') or an invitation code ('code')")
-        if table_id is None:
-            room = next((r for r in self.rooms.values() if r.invite_code == code), None)
-            if room is None:
-                # A finished private table, for one who sat there (as by its id, below).
-                row = await self.read(self.store.table_by_invite, code)
-                room = await self._finished_room(row.id) if row is not None else None
-            if room is None:
-                raise ServerError("no_table", "no table has that invitation code")
-        else:
-            found = self.rooms.get(table_id) or await self._finished_room(table_id)
-            if found is None:
-                raise ServerError("no_table", f"no table {shown(table_id)} is open or in play")
-            room = found
+        room = await self._named("join", table_id, code)
+        if room is None:
+            raise ServerError("no_table", f"no table {shown(table_id)} is open or in play")
         if room.status not in ("open", "playing") and room.seat_of(player_id) is None:
             # Read back from the store for nothing: not kept in memory (a stranger asking for
             # every finished table's id would otherwise load them all and keep them).
             self._forget_if_done(room)
             raise ServerError("no_table", f"no table {shown(room.id)} is open or in play")
+        return room
+
+    async def _named(self, request: str, table_id: str | None, code: str | None) -> Room | None:
+        """The table a ``join`` or ``watch`` names, by its id or else by its invitation code:
+        in memory, or a finished one read back from the store (``None`` for an id of neither;
+        an unknown code is refused here)."""
+        if table_id is not None:
+            return self.rooms.get(table_id) or await self._finished_room(table_id)
+        if code is None:
+            raise ServerError("bad_message", f"{request} needs the table's id ('table') or an invitation code ('code')")
+        room = next((r for r in self.rooms.values() if r.invite_code == code), None)
+        if room is None:
+            row = await self.read(self.store.table_by_invite, code)
+            room = await self._finished_room(row.id) if row is not None else None
+        if room is None:
+            raise ServerError("no_table", "no table has that invitation code")
         return room
 
     async def _finished_room(self, table_id: str) -> Room | None:
@@ -703,23 +707,9 @@ class Tables:
         """Watch a table: a public one, or a private one with its invitation code (a friend
         who came too late to sit down watches instead), found by its id or by the code."""
         async with self._lobby:  # one load of a finished table, however many ask at once
-            if table_id is None:
-                if code is None:
-                    raise ServerError(
-                        "bad_message", "watch needs the table's id ('table') or an invitation code ('code')"
-                    )
-                room = next((r for r in self.rooms.values() if r.invite_code == code), None)
-                if room is None:
-                    row = await self.read(self.store.table_by_invite, code)
-                    room = await self._finished_room(row.id) if row is not None else None
-                if room is None:
-                    raise ServerError("no_table", "no table has that invitation code")
-            else:
-                room = self.rooms.get(table_id)
-                if room is None:
-                    # A finished match, read back from the store: its end is shown as to a
-                    # player who sat there (kept in memory while someone watches it).
-                    room = await self._finished_room(table_id)
+            # A finished match is read back from the store: its end is shown as to a player who
+            # sat there (kept in memory while someone watches it).
+            room = await self._named("watch", table_id, code)
             if room is None or (room.private and (code is None or code != room.invite_code)):
                 if room is not None:
                     self._forget_if_done(room)

@@ -165,7 +165,7 @@ function showInvite() {
 }
 
 // A private table is watched by its invitation code, with or without its id.
-function watchHash(id, code) {
+export function watchHash(id, code) {
   const query = code ? `?code=${encodeURIComponent(code)}` : "";
   return id ? `#/watch/${id}${query}` : `#/watch${query}`;
 }
@@ -419,18 +419,12 @@ const handlers = {
     render();
   },
   table(message) {
-    if (message.table.id === app.table.id) {
-      app.table.info = message.table;
-      app.table.infoAt = performance.now(); // when its seats' bot_in were counted
-    }
+    if (message.table.id === app.table.id) takeInfo(message.table);
     showInvite();
     render();
   },
   snapshot(message) {
-    if (message.table) {
-      app.table.info = message.table;
-      app.table.infoAt = performance.now();
-    }
+    if (message.table) takeInfo(message.table);
     showInvite();
     enqueue(message);
   },
@@ -529,6 +523,11 @@ function pauseAfter(events) {
   const plays = events.filter((e) => e.kind === "play").length;
   const tricks = events.filter((e) => e.kind === "trick").length;
   return plays * speed.play + tricks * speed.trick;
+}
+
+function takeInfo(info) {
+  app.table.info = info;
+  app.table.infoAt = performance.now(); // when its seats' bot_in were counted
 }
 
 // The log keeps events, not text: they are written out when shown, with the names and the

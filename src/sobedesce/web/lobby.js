@@ -1,7 +1,7 @@
 // The lobby: your name, a quick match, a new table with open seats, the open tables and the
 // leaderboard.
 
-import { forgetPlayer, register, render, send, setCreated } from "./app.js";
+import { forgetPlayer, register, render, send, setCreated, watchHash } from "./app.js";
 import { h } from "./cards.js";
 import { fixed, isolate, num, playerName, t } from "./i18n.js";
 import { words } from "./messages.js";
@@ -238,13 +238,12 @@ function createPanel(app) {
 function createdLink(table) {
   const link = table.invite ? `${location.origin}/#/join/${table.invite}` : `${location.origin}/#/table/${table.id}`;
   const mine = table.seats.some((seat) => seat.kind === "person");
-  const watch = `#/watch/${table.id}` + (table.invite ? `?code=${encodeURIComponent(table.invite)}` : "");
   return h(
     "div",
     { class: "created", role: "status" },
     h("p", {}, mine ? t("created_link") : t("created_no_seat")),
     invite(link, mine ? t("invite_title") : t("invite_link")),
-    !mine && h("a", { class: "button", href: watch, "data-key": "watch-created" }, t("watch")),
+    !mine && h("a", { class: "button", href: watchHash(table.id, table.invite), "data-key": "watch-created" }, t("watch")),
   );
 }
 

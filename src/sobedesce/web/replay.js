@@ -156,14 +156,15 @@ function replayRound(round, scoresBefore) {
     if (!playing || !complete) return 0;
     return won[seat] ? -won[seat] * multiplier : 5 * multiplier;
   });
+  const scores = scoresBefore.map((score, seat) => score + deltas[seat]);
   // A round played out ends on a step of its own: who took the last trick (still on the
   // table), and the round's score changes (replayMatch adds the match's winners to the last).
   // The replay stopped at the last card played, its trick's winner and the result untold.
   if (complete) {
     const last = (round.tricks ?? []).length && players.length > 1 ? trick.winner : null;
-    snap({ key: "step_round_over", seat: last, deltas, scores: scoresBefore.map((score, seat) => score + deltas[seat]) });
+    snap({ key: "step_round_over", seat: last, deltas, scores });
   }
-  return { dealer, chooser, trump, turned, steps, deltas, scores: scoresBefore.map((score, seat) => score + deltas[seat]), active, won };
+  return { dealer, chooser, trump, turned, steps, deltas, scores, active, won };
 }
 
 function replayMatch(record) {

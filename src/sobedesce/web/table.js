@@ -184,15 +184,15 @@ function tableNotice(app) {
 // A badge whose seconds count down to `due` (a performance.now() time), every second, in
 // place: the page is not drawn again for it.
 function countdown(className, due, key) {
-  const seconds = Math.max(0, Math.ceil((due - performance.now()) / 1000));
-  return h("span", { class: `${className} countdown`, "data-due": String(due), "data-text": key }, t(key, { s: seconds }));
+  return h("span", { class: `${className} countdown`, "data-due": String(due), "data-text": key }, t(key, { s: secondsTo(due) }));
+}
+
+function secondsTo(due) {
+  return Math.max(0, Math.ceil((due - performance.now()) / 1000));
 }
 
 function tickCountdowns() {
-  for (const badge of document.querySelectorAll(".countdown")) {
-    const seconds = Math.max(0, Math.ceil((Number(badge.dataset.due) - performance.now()) / 1000));
-    badge.textContent = t(badge.dataset.text, { s: seconds });
-  }
+  for (const badge of document.querySelectorAll(".countdown")) badge.textContent = t(badge.dataset.text, { s: secondsTo(Number(badge.dataset.due)) });
 }
 
 setInterval(tickCountdowns, 1000);
@@ -213,6 +213,7 @@ function seatBox(table, seat, pos) {
   else if (entry?.kind === "person" && !entry.connected) badges.push(h("span", { class: "badge warn" }, t("offline")));
   else if (entry?.kind === "person" && acting && due !== null) badges.push(countdown("badge clock", due, "time_left"));
   const name = `${seatName(table, seat)}${isMe ? ` ${t("you_suffix")}` : ""}`;
+  const status = seatStatus(state, seat);
   return h(
     "div",
     {
@@ -248,7 +249,7 @@ function seatBox(table, seat, pos) {
         h("span", { "aria-hidden": "true" }, state ? num(state.scores[seat]) : "—"),
         state && h("span", { class: "visually-hidden" }, `, ${t("seat_score", { n: num(state.scores[seat]) })}`),
       ),
-      h("span", { class: "status" }, seatStatus(state, seat) && h("span", { class: "visually-hidden" }, ", "), seatStatus(state, seat)),
+      h("span", { class: "status" }, status && h("span", { class: "visually-hidden" }, ", "), status),
     ),
     state?.dealer === seat &&
       h(
