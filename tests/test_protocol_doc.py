@@ -79,14 +79,17 @@ def test_the_hint_example_has_the_fields_the_server_sends() -> None:
     assert all(isinstance(o["ranking"], float) and "against" not in o["note"] for h in hints for o in h["options"])
 
 
-def test_every_tables_seats_in_the_examples_have_the_fields_the_server_sends() -> None:
+def test_every_table_and_seat_in_the_examples_has_the_fields_the_server_sends() -> None:
     room = Room("t", "classic", False, None, [Seat("open")] * 4, None, "s", "open", None)
     fields = set(room.public()["seats"][0])
-    assert "at_rematch" in fields
+    table_fields = set(room.public())
+    assert "at_rematch" in fields and "created_by" in table_fields
     found = 0
     for _direction, message in examples():
         tables = [message["table"]] if isinstance(message.get("table"), dict) else message.get("tables", [])
         for table in tables:
+            # `invite`: in `created`, and for a person seated at a private table.
+            assert set(table) - {"invite"} == table_fields, table
             for seat in table["seats"]:
                 assert set(seat) == fields, seat
                 found += 1

@@ -466,7 +466,11 @@ def test_a_person_gone_before_the_match_started_is_stood_in_for_once_it_starts(m
 
 
 def test_a_bot_stands_in_after_a_drop_and_the_person_takes_the_seat_back(make_server: MakeServer) -> None:
-    server = make_server(away_after=0.5)
+    # Paced: while the seat is away, its stand-in and the other bots play on, and at no pace they
+    # finished the match between a `leave` and the `join` after it on a busy machine, so that
+    # no seat could be marked away any more.  At 0.25 s a bot decision, what is left of a match
+    # takes half a minute or more.
+    server = make_server(away_after=0.5, pace=0.25)
 
     async def scenario() -> None:
         rng = random.Random("away")
@@ -918,6 +922,50 @@ def test_a_flood_is_rate_limited_and_the_connection_and_match_survive(make_serve
     run(scenario())
 
 
+def test_one_with_no_name_may_watch_but_not_sit_or_decide(make_server: MakeServer) -> None:
+    """A watch link sent to a friend asked them for a name first: ``watch`` (and ``leave``, to
+    stop watching) are answered before ``hello`` now, as ``list`` was.  What such a connection
+    sees is a spectator's, a private table needs its invitation, and everything that seats or
+    decides still wants a name."""
+    server = make_server(settings={"pace": 0})
+
+    async def scenario() -> None:
+        host = await GameClient.person(server, "host")
+        table = await host.create(["you", "open", "easy", "easy"])
+        private = await host.create(["open", "open", "easy", "easy"], private=True)
+        anon = await GameClient.open(server, "anon")
+        await anon.watch(table["id"])
+        assert anon.seat is None and anon.last_sync["table"]["id"] == table["id"]
+        await refused(anon, {"type": "join", "table": table["id"]}, "unauthorized", naming="hello")
+        await refused(anon, {"type": "close"}, "unauthorized", naming="hello")
+        await refused(anon, {"type": "say", "phrase": "hello"}, "unauthorized", naming="hello")
+        # The spectator is counted, and the match it watches is a spectator's to see.
+        await host.until(lambda m: m["type"] == "table" and m["table"]["spectators"] == 1, what="one spectator")
+        guest = await GameClient.person(server, "guest")
+        await guest.join(table["id"])
+        await anon.until(lambda m: m.get("state") is not None, what="the match begun")
+        assert "hand" not in anon.state and "legal" not in anon.state, anon.state
+        await anon.send({"type": "act", "id": "x", "v": anon.v, "action": {"kind": "turn"}})
+        assert (await anon.until_type("error"))["code"] == "unauthorized"
+        await anon.send({"type": "leave"})
+        await anon.until_type("left")
+        # A private table: its invitation, not its id.
+        await refused(anon, {"type": "watch", "table": private["id"]}, "no_table")
+        await anon.watch(None, code=private["invite"])
+        assert anon.last_sync["table"]["id"] == private["id"] and "invite" not in anon.last_sync["table"]
+        await anon.send({"type": "leave"})
+        await anon.until_type("left")
+        # Then a name, on the same connection: it plays as anyone else.
+        welcome = await anon.hello(name=f"late{uuid.uuid4().hex[:6]}")
+        assert welcome["type"] == "welcome", welcome
+        await anon.send({"type": "quick", "level": "easy"})
+        assert (await anon.until_type("joined", "error"))["type"] == "joined"
+        for client in (host, guest, anon):
+            await client.close()
+
+    run(scenario())
+
+
 def test_tokens_are_required_and_foreign_origins_refused(make_server: MakeServer) -> None:
     server = make_server()
 
@@ -1248,6 +1296,43 @@ def test_open_tables_close_when_nobody_sits_and_a_player_has_at_most_three(make_
             await connection.create(["you", "open", "easy", "easy"])
         rest = seated[3]
         await refused(rest, {"type": "quick"}, "too_many_tables", naming="3 tables")
+
+    run(scenario())
+
+
+def test_a_creator_closes_a_table_before_its_match_and_it_no_longer_counts(make_server: MakeServer) -> None:
+    """A table made with no seat for its creator (for friends) counted toward their three
+    tables until it closed by itself, ten minutes on, and nothing could close it sooner.  Its
+    creator closes it now (watching it, or seated), before its match: everyone at it is told
+    ``left`` with the reason, the store has it abandoned, and a fourth table may be made."""
+    server = make_server(settings={"pace": 0})
+
+    async def scenario() -> None:
+        host = await GameClient.person(server, "host")
+        friend = await GameClient.person(server, "friend")
+        made = [await host.create(["open", "open", "easy", "easy"], private=True) for _ in range(3)]
+        await refused(host, {"type": "create", "seats": ["open", "open", "open", "easy"]}, "too_many_tables")
+        # Not at the table: nothing to close.  Not its creator: refused.  Nothing changes.
+        await refused(host, {"type": "close"}, "not_seated", naming="watch or join")
+        first = made[0]["id"]
+        await friend.join(first, code=made[0]["invite"])
+        await refused(friend, {"type": "close"}, "not_creator", naming="made this table")
+        assert friend.seat == 0
+        # Its creator watches it, sees it is theirs, and closes it.
+        await host.watch(first)
+        assert host.last_sync["table"]["created_by"] == host.player["id"], host.last_sync["table"]
+        await host.send({"type": "close"})
+        assert (await host.until_type("left")).get("reason") == "closed"
+        assert (await friend.until_type("left")).get("reason") == "closed"
+        await refused(friend, {"type": "join", "code": made[0]["invite"]}, "no_table")
+        await refused(host, {"type": "close"}, "not_seated")
+        # No longer one of the three: a new table is made.
+        fourth = await host.create(["you", "easy", "easy", "easy"])
+        assert fourth["status"] in ("open", "playing"), fourth
+        # Once its match has begun, a table is not closed (a quick table starts at once).
+        await refused(host, {"type": "close"}, "started", naming="begun")
+        for client in (host, friend):
+            await client.close()
 
     run(scenario())
 

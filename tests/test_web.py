@@ -1690,6 +1690,63 @@ def test_the_link_of_a_table_made_for_others_outlives_a_reload(browser: Browser,
     page.context.close()
 
 
+def test_a_table_made_for_others_is_closed_by_its_creator(browser: Browser, server: str) -> None:
+    # A table made with no seat for you counted among your three until it closed by itself,
+    # ten minutes on: nothing on the page could close it.  Watched, it offers its creator (and
+    # nobody else) to close it, and whoever sat there is told why they are back in the lobby.
+    host, guest = (new_page(browser, viewport={"width": 1280, "height": 800}) for _ in range(2))
+    for page in (host, guest):
+        page.goto(server)
+        register(page, person())
+    _create(host, ["open", "open", "easy", "easy"])
+    created = host.locator("#create .created")
+    expect(created).to_contain_text("with no seat for you")
+    guest.goto(created.locator("#invite-link").input_value())
+    expect(guest.locator("[data-key=leave]")).to_have_text("Leave table")
+    expect(guest.locator(".waiting #invite-link")).to_be_visible()
+    expect(guest.locator("[data-key=close-table]")).to_have_count(0)
+    host.click("#create [data-key=watch-created]")
+    expect(host.locator("#banner")).to_contain_text("You are watching this table")
+    host.click("[data-key=close-table]")
+    expect(host.locator("main .notice")).to_have_text("You closed the table.")
+    expect(host.locator("#playing-as")).to_be_visible()
+    expect(guest.locator("main .notice")).to_have_text(
+        "The player who made this table closed it before its match began."
+    )
+    for page in (host, guest):
+        page.context.close()
+
+
+def test_one_with_no_name_watches_by_a_link_and_from_the_lobby(browser: Browser, server: str) -> None:
+    # A link to watch a match asked a friend for a name first.  With none, the page watches at
+    # once, and the lobby lists the tables in play to watch; a name is asked for to sit down.
+    host = new_page(browser, viewport={"width": 1280, "height": 800})
+    host.goto(server)
+    register(host, person())
+    _create(host, ["you", "easy", "easy", "easy"])
+    table_id = _table_id(host)
+    friend = new_page(browser, viewport={"width": 390, "height": 844})
+    friend.goto(f"{server}#/watch/{table_id}")
+    expect(friend.locator("#banner")).to_contain_text("You are watching this table")
+    friend.wait_for_function("() => window.sobedesce.state.state !== null")
+    assert friend.evaluate("window.sobedesce.state.seat") is None
+    assert "hand" not in friend.evaluate("window.sobedesce.state.state")
+    expect(friend.locator("#name")).to_have_count(0)
+    expect(host.locator("#table")).to_be_visible()
+    # The lobby, still with no name: the name form, and the table in play to watch.
+    friend.click("[data-key=leave]")
+    expect(friend.locator("#name")).to_be_visible()
+    expect(friend.locator(f"[data-key=watch-{table_id}]")).to_be_visible()
+    friend.click(f"[data-key=watch-{table_id}]")
+    expect(friend.locator("#banner")).to_contain_text("You are watching this table")
+    # A reload watches again, with no name asked.
+    friend.reload()
+    expect(friend.locator("#banner")).to_contain_text("You are watching this table")
+    expect(friend.locator("#name")).to_have_count(0)
+    for page in (host, friend):
+        page.context.close()
+
+
 # -- 29. the connection's state fits a phone --------------------------------------------------------
 
 

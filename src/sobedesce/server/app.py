@@ -35,6 +35,7 @@ from .limits import AddressLimits, Limit, Limits, RateLimited, refilled
 from .protocol import (
     MAX_MESSAGE_BYTES,
     Act,
+    Close,
     Create,
     Hello,
     Hint,
@@ -702,6 +703,15 @@ async def _handle(
         listed = await cluster.list_tables() if cluster is not None else tables.list_tables()
         client.send({"type": "tables", "tables": listed})
         return
+    # Looking on needs no name (a link to watch sent to a friend): everything that seats or
+    # decides does.
+    if isinstance(message, Watch):
+        await tables.watch(client, message.table, code=message.code, since=message.since)
+        return
+    if isinstance(message, Leave):
+        await tables.leave(client)
+        client.send({"type": "left"})
+        return
     if client.player is None:
         raise ServerError("unauthorized", "say hello first, with your token or a name")
     if cluster is not None and isinstance(message, (Create, Quick)):
@@ -721,11 +731,8 @@ async def _handle(
         await tables.join(client, room.id)
     elif isinstance(message, Join):
         await tables.join(client, message.table, seat=message.seat, code=message.code, since=message.since)
-    elif isinstance(message, Watch):
-        await tables.watch(client, message.table, code=message.code, since=message.since)
-    elif isinstance(message, Leave):
-        await tables.leave(client)
-        client.send({"type": "left"})
+    elif isinstance(message, Close):
+        await tables.close_table(client)
     elif isinstance(message, Act):
         await tables.act(client, message.id, message.v, action_from_json(message.action))
     elif isinstance(message, Hint):

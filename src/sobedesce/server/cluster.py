@@ -31,6 +31,7 @@ from .bus import Bus, BusError
 from .lease import Leases
 from .protocol import (
     Act,
+    Close,
     Hint,
     Join,
     Leave,
@@ -339,8 +340,8 @@ class Cluster:
     async def handle(self, client: Client, message: Any) -> bool:
         """Route a client's message: ``True`` when another process takes it (forwarded), ``False``
         when this process's tables do."""
-        if client.player is None:
-            return False  # the tables answer that a hello comes first
+        if client.player is None and not isinstance(message, (Watch, Leave)):
+            return False  # the tables answer that a hello comes first (watching needs none)
         if isinstance(message, (Join, Watch)):
             table_id = message.table
             if table_id is None:
@@ -373,7 +374,7 @@ class Cluster:
                 # The table is moving to its new owner (this process lost it): the relocation
                 # sends this decision there once the connection is back at the table.
                 return True
-        elif isinstance(message, (Hint, Leave, Say, Rematch)):
+        elif isinstance(message, (Hint, Leave, Close, Say, Rematch)):
             request = message.model_dump(exclude_none=True)
         else:
             return False
@@ -461,6 +462,8 @@ class Cluster:
         elif isinstance(message, Leave):
             await tables.leave(client)
             client.send({"type": "left"})
+        elif isinstance(message, Close):
+            await tables.close_table(client)
         elif isinstance(message, Say):
             tables.say(client, message.phrase)
         elif isinstance(message, Rematch):

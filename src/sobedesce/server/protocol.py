@@ -176,6 +176,13 @@ class Leave(_Message):
     type: Literal["leave"]
 
 
+class Close(_Message):
+    """Close the table this connection is at (seated or watching): only its creator may, and
+    only before its match begins."""
+
+    type: Literal["close"]
+
+
 class Act(_Message):
     type: Literal["act"]
     id: _Id
@@ -208,11 +215,25 @@ class Rematch(_Message):
 
 
 ClientMessage = Annotated[
-    Hello | Create | Quick | ListTables | Join | Watch | Leave | Act | Hint | Say | Rematch | Ping,
+    Hello | Create | Quick | ListTables | Join | Watch | Leave | Close | Act | Hint | Say | Rematch | Ping,
     Field(discriminator="type"),
 ]
 _CLIENT_MESSAGE: TypeAdapter[Any] = TypeAdapter(ClientMessage)
-MESSAGE_TYPES = ("hello", "create", "quick", "list", "join", "watch", "leave", "act", "hint", "say", "rematch", "ping")
+MESSAGE_TYPES = (
+    "hello",
+    "create",
+    "quick",
+    "list",
+    "join",
+    "watch",
+    "leave",
+    "close",
+    "act",
+    "hint",
+    "say",
+    "rematch",
+    "ping",
+)
 
 
 # A string, escapes and all; one left open runs to the end (so that no text makes it backtrack).

@@ -309,6 +309,9 @@ class Room:
             "v": self.version,
             "match_id": self.match_id,
             "spectators": self.spectators,
+            # Who made it (a player's id, as `welcome` gives one's own): the page offers its
+            # creator to close it before the match begins.
+            "created_by": self.created_by,
         }
         if viewer is not None and viewer.seat is not None and self.private:
             info["invite"] = self.invite_code
@@ -582,7 +585,7 @@ class Tables:
                 raise ServerError(
                     "too_many_tables",
                     f"you have {error.count} tables open or in play, the most a player may have: "
-                    "finish a match, or leave a table before it starts, first",
+                    "finish a match, leave a table before it starts, or close one you made ('close'), first",
                 ) from None
             self.rooms[room.id] = room
         if all(seat.kind == "bot" for seat in room.seats):
@@ -710,7 +713,10 @@ class Tables:
             # A finished match is read back from the store: its end is shown as to a player who
             # sat there (kept in memory while someone watches it).
             room = await self._named("watch", table_id, code)
-            if room is None or (room.private and (code is None or code != room.invite_code)):
+            # A private table's creator knows its invitation: by its id alone it is theirs to watch.
+            invited = code is not None and code == room.invite_code if room is not None else False
+            mine = room is not None and client.player is not None and room.created_by == client.player.id
+            if room is None or (room.private and not invited and not mine):
                 if room is not None:
                     self._forget_if_done(room)
                 raise ServerError("no_table", f"no table {shown(table_id)} to watch")
@@ -739,6 +745,21 @@ class Tables:
                 self._set_away(room, seat)
         self._broadcast_table(room)
 
+    async def close_table(self, client: Client) -> None:
+        """Close the table the connection is at (seated or watching), before its match begins:
+        only its creator may.  Everyone at it is told ``left`` with ``reason: "closed"``, and
+        it no longer counts toward its creator's tables.  A table made with no seat for its
+        creator could otherwise only wait out its ten minutes."""
+        room = client.room
+        if room is None or client.player is None:
+            raise ServerError("not_seated", "you are not at a table: watch or join the table you want to close")
+        if room.created_by != client.player.id:
+            raise ServerError("not_creator", "only the player who made this table can close it")
+        async with self._lobby:
+            if room.status != "open":
+                raise ServerError("started", "this table's match has begun: it closes when the match ends")
+            await self._abandon(room, reason="closed")
+
     async def _open_seat(self, room: Room, seat: int) -> None:
         """Before the match: a person's seat opens again; a table left with no person closes.
 
@@ -762,7 +783,7 @@ class Tables:
         else:
             self._schedule_close(room)
 
-    async def _abandon(self, room: Room) -> None:
+    async def _abandon(self, room: Room, reason: str | None = None) -> None:
         room.status = "abandoned"
         if room.close_timer is not None:
             room.close_timer.cancel()
@@ -770,9 +791,10 @@ class Tables:
         await self.write(self.store.update_table, room.id, status="abandoned", epoch=room.epoch)
         self.rooms.pop(room.id, None)
         self._follow_rematch(room)
+        left: dict[str, Any] = {"type": "left"} if reason is None else {"type": "left", "reason": reason}
         for client in list(room.clients):
             client.room = client.seat = None
-            client.send({"type": "left"})
+            client.send(left)
         room.clients.clear()
         if self.cluster is not None:
             await self.cluster.finished(room)

@@ -103,12 +103,26 @@ export function nextId(prefix) {
 // Whether decisions can reach the server now.
 export const online = () => app.connection.status === "open" && app.authed;
 
+// One with no name yet may look on: the open tables listed, a table watched (the server
+// answers `list` and `watch` before `hello`); a name is asked for only to sit down.
+const nameless = () => !app.player?.token;
+const listed = () => app.authed || nameless();
+
 // Leave the table: before the match the seat opens again; during it a bot plays the seat
 // until the person comes back (the lobby keeps offering the way back).
 export function leave() {
   app.leaving = true;
   send({ type: "leave" });
 }
+
+// Close a table of one's own before its match begins (a table made for others, with no seat
+// for its creator, is watched to be closed): everyone at it is sent back to the lobby.
+export function closeTable() {
+  send({ type: "close" });
+}
+
+// Whether the table is this player's to close: made by them, its match not begun.
+export const closable = (info) => info?.status === "open" && app.player?.id != null && info.created_by === app.player.id;
 
 // The live region is a log (index.html): each announcement is a line added after the last,
 // never text replaced. Replaced, a line was lost before it was read: "Bot 3 plays A♣" (the
@@ -200,7 +214,7 @@ function route() {
   app.nextNotice = null;
   app.noticeWatch = null;
   if (app.route.page === "table") enterTable();
-  else if (app.route.page === "lobby" && app.authed) send({ type: "list" });
+  else if (app.route.page === "lobby" && listed()) send({ type: "list" });
   render();
   document.getElementById("main").focus({ preventScroll: true });
 }
@@ -210,7 +224,7 @@ function enterTable() {
   const same = id && id === app.table.id && app.table.mode === (watch ? "watch" : "seat");
   if (!same) app.table = freshTable(id ?? null, watch ? "watch" : "seat");
   if (watch) app.table.code = code ?? null;
-  if (app.authed) sitDown();
+  if (app.authed || (watch && nameless())) sitDown();
 }
 
 // Join (or watch) the table of the route, from the last event seen when coming back.
@@ -231,6 +245,10 @@ function onOpen() {
   app.table.pending = null;
   if (app.player?.token) send({ type: "hello", token: app.player.token });
   else if (app.lobby.pendingName) send({ type: "hello", name: app.lobby.pendingName });
+  if (nameless() && !app.lobby.pendingName) {
+    if (app.route.page === "table" && app.table.mode === "watch") sitDown();
+    else if (app.route.page === "lobby") send({ type: "list" });
+  }
   render();
 }
 
@@ -280,8 +298,9 @@ const handlers = {
   welcome(message) {
     app.authed = true;
     app.lobby.pendingName = null;
-    if (message.token) app.player = { name: message.player.name, token: message.token };
-    else app.player = { ...app.player, name: message.player.name };
+    // The id tells the page which tables are its own to close (a table's `created_by`).
+    if (message.token) app.player = { id: message.player.id, name: message.player.name, token: message.token };
+    else app.player = { ...app.player, id: message.player.id, name: message.player.name };
     localStorage.setItem("sobedesce.player", JSON.stringify(app.player));
     if (app.route.page === "table") sitDown();
     else if (app.route.page === "lobby") send({ type: "list" });
@@ -446,16 +465,19 @@ const handlers = {
     app.lobby.tables = message.tables;
     redrawPanel(app, "tables");
   },
-  left() {
+  left(message) {
     const table = app.table;
+    const closer = closable(table.info);
     const asked = app.leaving;
     app.leaving = false;
     // Left during a match: a bot plays the seat until the person comes back to it.
     const inPlay = table.seat !== null && table.info?.status === "playing" && table.state?.phase !== "match_over";
     if (!(asked && inPlay) && localStorage.getItem("sobedesce.table") === table.id) localStorage.removeItem("sobedesce.table");
     app.table = freshTable();
-    // Not asked: the server closed an open table nobody came to.
-    const notice = asked ? null : () => t("table_closed");
+    // Closed by its creator (this player, or the one who made it), else, not asked, by the
+    // server: an open table nobody came to.
+    let notice = asked ? null : () => t("table_closed");
+    if (message.reason === "closed") notice = closer ? () => t("table_closed_by_you") : () => t("table_closed_by_creator");
     if (app.route.page === "table") {
       app.nextNotice = notice;
       navigate("#/");
@@ -661,7 +683,7 @@ function start() {
   });
   window.addEventListener("hashchange", route);
   setInterval(() => {
-    if (app.route.page === "lobby" && app.authed) send({ type: "list" });
+    if (app.route.page === "lobby" && listed()) send({ type: "list" });
   }, LOBBY_REFRESH_MS);
   const scheme = location.protocol === "https:" ? "wss:" : "ws:";
   app.conn = new Connection(`${scheme}//${location.host}/ws`, { onMessage, onOpen, onStatus });

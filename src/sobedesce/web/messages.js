@@ -89,6 +89,10 @@ export function errorText({ code, message = "", retry_after: retryAfter }) {
       return t("not_your_turn");
     case "not_seated":
       return t("err_not_seated");
+    case "not_creator":
+      return t("err_not_creator");
+    case "started":
+      return t("err_started");
     case "too_soon":
       return t("err_too_soon");
     case "not_over":

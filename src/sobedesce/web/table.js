@@ -1,7 +1,7 @@
 // The table page: seats around a felt in the direction of play, the trick in the middle, the
 // hand at the bottom, and the decisions the server says are legal.
 
-import { announce, leave, nextId, online, playAgain, render, send } from "./app.js";
+import { announce, closable, closeTable, leave, nextId, online, playAgain, render, send } from "./app.js";
 import { cardBack, cardFace, cardName, cardText, h, SUIT_SYMBOL, sortCards, suitText } from "./cards.js";
 import { expected, isolate, num, playerName, signed, t } from "./i18n.js";
 import { nameForm } from "./lobby.js";
@@ -91,7 +91,8 @@ export function logLines(table, event) {
 // -- the page -------------------------------------------------------------------------
 
 export function renderTable(app) {
-  if (!app.authed && !app.player?.token) return [nameForm(app)];
+  // A name is asked for to sit down, not to watch.
+  if (!app.authed && !app.player?.token && app.table.mode !== "watch") return [nameForm(app)];
   const table = app.table;
   if (app.notice && !table.state && !table.info) {
     return h(
@@ -342,6 +343,9 @@ function waitingPanel(table) {
     "div",
     { class: "waiting" },
     open && (table.seat !== null || !info.private) && invite(link),
+    // Its creator may close it until its match begins: a table made for others, watched.
+    closable(info) &&
+      h("button", { type: "button", class: "close-table", "data-key": "close-table", disabled: !online(), onclick: closeTable }, t("close_table")),
   );
 }
 
