@@ -1037,6 +1037,16 @@ def test_names_empty_too_long_reserved_or_taken_are_refused(make_server: MakeSer
             await refused(client, {"type": "hello", "name": lookalike}, "bad_name", naming="Bot")
         # 24 letters, but the store compares "ss" for each ß: refused, not a server error.
         await refused(client, {"type": "hello", "name": "\u00df" * 24}, "bad_name", naming="count as two")
+        # The plain letters dressed up (wide, in Fraktur, a ligature) passed for another name:
+        # refused, saying the plain one.
+        for dressed, plain in (
+            ("\uff37\uff49\uff44\uff45", "Wide"),
+            ("\U0001d504\U0001d52b\U0001d51e", "Ana"),
+            ("\ufb01lipa", "filipa"),
+        ):
+            await refused(
+                client, {"type": "hello", "name": dressed}, "bad_name", naming=("plain characters", repr(plain))
+            )
         await refused(client, {"type": "hello", "name": name}, "name_taken", naming=name)
         await refused(client, {"type": "hello", "name": name.upper()}, "name_taken")
         await refused(client, {"type": "hello", "name": f"  {name.lower()} "}, "name_taken")

@@ -1113,6 +1113,11 @@ def test_name_rules_as_the_server_keeps_them(browser: Browser, server: str) -> N
     page.fill("#name", "Zero\u200bWidth")
     page.click("#name-form button[type=submit]")
     expect(page.locator("#name-form .problem")).to_have_text("A name may not hold control or invisible characters.")
+    # Letters drawn wide passed for the plain ones ("Wide" written wide beside "Wide" on the
+    # leaderboard).
+    page.fill("#name", "\uff37\uff49\uff44\uff45")
+    page.click("#name-form button[type=submit]")
+    expect(page.locator("#name-form .problem")).to_have_text("Write the name in plain characters: “Wide”.")
     emoji = f"{random.randrange(10**6):06d}" + "\U0001f0a1" * 18
     page.fill("#name", emoji)
     assert page.input_value("#name") == emoji
@@ -1705,6 +1710,7 @@ def test_a_table_made_for_others_is_closed_by_its_creator(browser: Browser, serv
     expect(guest.locator("[data-key=leave]")).to_have_text("Leave table")
     expect(guest.locator(".waiting #invite-link")).to_be_visible()
     expect(guest.locator("[data-key=close-table]")).to_have_count(0)
+    expect(guest.locator("[data-key=hint]")).to_have_count(0)  # no decision before the match
     host.click("#create [data-key=watch-created]")
     expect(host.locator("#banner")).to_contain_text("You are watching this table")
     host.click("[data-key=close-table]")
@@ -1744,6 +1750,32 @@ def test_one_with_no_name_watches_by_a_link_and_from_the_lobby(browser: Browser,
     expect(friend.locator("#banner")).to_contain_text("You are watching this table")
     expect(friend.locator("#name")).to_have_count(0)
     for page in (host, friend):
+        page.context.close()
+
+
+def test_an_invitation_followed_with_no_name_says_what_it_is_for(browser: Browser, server: str) -> None:
+    # An invitation followed before choosing a name showed only "Choose your name first.": no
+    # word of the table one was invited to, nor that one may watch instead.
+    host = new_page(browser, viewport={"width": 1280, "height": 800})
+    host.goto(server)
+    register(host, person())
+    _create(host, ["you", "open", "easy", "easy"], private=True)
+    invitation = host.locator("#invite-link").input_value()
+    friend = new_page(browser, viewport={"width": 390, "height": 844})
+    friend.goto(invitation)
+    expect(friend.locator("#sit-intro")).to_contain_text(
+        "You have been invited to a table: choose a name to sit down at it."
+    )
+    watch = friend.locator("[data-key=watch-nameless]")
+    assert "#/watch?code=" in (watch.get_attribute("href") or "")
+    register(friend, person())
+    friend.wait_for_function("() => window.sobedesce.state.state !== null")
+    assert friend.evaluate("window.sobedesce.state.seat") == 1
+    # A public table's address: the same, and its watch link names the table.
+    stranger = new_page(browser, viewport={"width": 1280, "height": 800})
+    stranger.goto(f"{server}#/table/{_table_id(host)}")
+    expect(stranger.locator("#sit-intro")).to_contain_text("Choose a name to sit down at this table.")
+    for page in (host, friend, stranger):
         page.context.close()
 
 
@@ -2335,6 +2367,42 @@ def test_a_seat_counts_down_to_its_bot_gone_or_out_of_time(browser: Browser, ser
     assert 0 < int(re.findall(r"\d+", mine.inner_text())[0]) <= 30
     expect(page.locator(".seat.me")).to_have_class(re.compile(r"\bacting\b"))
     page.context.close()
+
+
+def test_a_seat_its_bot_plays_is_taken_back_at_once(browser: Browser, tmp_path: Path) -> None:
+    # Out of time at a table with a clock, the seat was its bot's ("away: a bot plays") with
+    # nothing to say how to have it back (a card played at one's next turn did it).  "I'm back"
+    # takes it back at once.  Paced at 1 s a bot decision, the match outlasts the test.
+    with running_server(tmp_path, "--pace", "1") as url:
+        ws_url = url.replace("http", "ws", 1) + "ws"
+        page = new_page(browser, viewport={"width": 1280, "height": 800})
+        with page.expect_websocket() as opened:
+            page.goto(url)
+        socket = opened.value
+        register(page, person())
+        with _hello(ws_url, person()) as host:
+            host.send(json.dumps({"type": "create", "seats": ["open", "open", "easy", "easy"], "clock": 1}))
+            table = _recv_until(host, lambda m: m["type"] == "created")["table"]["id"]
+        page.goto(f"{url}#/table/{table}")
+        expect(page.locator(".waiting #invite-link")).to_be_visible()
+        with _hello(ws_url, person()) as guest:
+            guest.send(json.dumps({"type": "join", "table": table}))
+            _recv_until(guest, lambda m: m["type"] == "joined")
+        # The page lets its 1 s pass: its seat is its bot's, and it says how to have it back.
+        back = page.locator("[data-key=come-back]")
+        expect(back).to_have_text("I'm back")
+        expect(page.locator(".seat.me .badge.warn")).to_have_text("away: a bot plays")
+
+        def mine_again(data: str | bytes) -> bool:
+            message = json.loads(data)
+            return message.get("type") == "table" and message["table"]["seats"][0]["away"] is False
+
+        with (
+            socket.expect_event("framereceived", predicate=mine_again),
+            socket.expect_event("framesent", predicate=lambda data: json.loads(data).get("type") == "join"),
+        ):
+            back.click()
+        page.context.close()
 
 
 # -- 41. the exchange: Tab goes from the cards to the buttons -------------------------------------

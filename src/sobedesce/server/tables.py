@@ -1480,6 +1480,12 @@ def check_name(name: str) -> str:
     if len(clean.casefold()) > NAME_LENGTH:
         # The store compares names without case: ß counts as "ss", İ as "i̇".
         raise ServerError("bad_name", f"a name has at most {NAME_MAX} characters, and ß, İ and the like count as two")
+    plain = unicodedata.normalize("NFKC", clean)
+    if plain != clean:
+        # Letters drawn wide, bold, in a frame or as a ligature (U+FF21 for "A", Fraktur) are
+        # the plain ones dressed up: registered, "Ana" written wide stood apart from "Ana" and
+        # passed for her on the leaderboard.  Names already kept are left as they are.
+        raise ServerError("bad_name", f"a name is written in plain characters: this one reads as {shown(plain)}")
     if _looks_like_a_bot(clean):
         raise ServerError("bad_name", "names starting with 'Bot' are kept for the bots")
     return clean

@@ -115,6 +115,11 @@ export function leave() {
   send({ type: "leave" });
 }
 
+// Take one's seat back from its bot (away: out of time, say) without waiting for one's turn.
+export function comeBack() {
+  sitDown();
+}
+
 // Close a table of one's own before its match begins (a table made for others, with no seat
 // for its creator, is watched to be closed): everyone at it is sent back to the lobby.
 export function closeTable() {

@@ -47,6 +47,8 @@ const NAME_ERRORS = [
   [/at most (\d+) characters/, (m) => t("err_name_long", { n: m[1] })],
   [/control characters/, () => t("err_name_control")],
   [/kept for the bots/, () => t("err_name_bot")],
+  // The plain name as Python quotes it: in '…', or in "…" when it holds a '.
+  [/plain characters: this one reads as (['"])(.*)\1$/, (m) => t("err_name_plain", { plain: m[2] })],
 ];
 
 // A message kept to be shown later (an error under the name, a notice, a problem) is kept as

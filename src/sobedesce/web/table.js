@@ -1,7 +1,7 @@
 // The table page: seats around a felt in the direction of play, the trick in the middle, the
 // hand at the bottom, and the decisions the server says are legal.
 
-import { announce, closable, closeTable, leave, nextId, online, playAgain, render, send } from "./app.js";
+import { announce, closable, closeTable, comeBack, leave, nextId, online, playAgain, render, send, watchHash } from "./app.js";
 import { cardBack, cardFace, cardName, cardText, h, SUIT_SYMBOL, sortCards, suitText } from "./cards.js";
 import { expected, isolate, num, playerName, signed, t } from "./i18n.js";
 import { nameForm } from "./lobby.js";
@@ -91,8 +91,20 @@ export function logLines(table, event) {
 // -- the page -------------------------------------------------------------------------
 
 export function renderTable(app) {
-  // A name is asked for to sit down, not to watch.
-  if (!app.authed && !app.player?.token && app.table.mode !== "watch") return [nameForm(app)];
+  // A name is asked for to sit down, not to watch: said so, with the way to watch instead
+  // (an invitation followed before a name was chosen said only "Choose your name first.").
+  if (!app.authed && !app.player?.token && app.table.mode !== "watch") {
+    const invited = Boolean(app.route.code);
+    return [
+      h(
+        "div",
+        { class: "panel sit-intro", id: "sit-intro" },
+        h("p", {}, invited ? t("sit_invited") : t("sit_here")),
+        h("a", { class: "button", href: watchHash(app.route.id ?? null, app.route.code ?? null), "data-key": "watch-nameless" }, t("watch_no_name")),
+      ),
+      nameForm(app),
+    ];
+  }
   const table = app.table;
   if (app.notice && !table.state && !table.info) {
     return h(
@@ -723,12 +735,19 @@ function phrasesMenu(table) {
 
 function toolbar(table, turn) {
   const seated = table.seat !== null;
+  // A seat played by its bot (out of time, or gone and back on another connection) is the
+  // person's again at their next decision; said, and a button to take it back at once.
+  const away = seated && table.info?.seats?.[table.seat]?.away && table.info.status === "playing";
+  // A hint is for a decision of the match: not before it, nor after it.
+  const inMatch = Boolean(table.state) && table.state.phase !== "match_over";
   return h(
     "div",
     { class: "toolbar" },
+    away && h("button", { type: "button", class: "primary", "data-key": "come-back", title: t("come_back_help"), disabled: !online(), onclick: comeBack }, t("come_back")),
     h("button", { type: "button", "data-key": "last-trick", onclick: () => openDialog(table, "last") }, t("last_trick")),
     h("button", { type: "button", "data-key": "scores", onclick: () => openDialog(table, "scores") }, t("scores")),
     seated &&
+      inMatch &&
       h(
         "button",
         {
