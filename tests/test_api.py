@@ -136,6 +136,9 @@ _SUIT = r"NameTrump: must be a suit \(a Suit, or an int 0-3; NameTrump\.of reads
             r"^Exchange needs a tuple of cards \(Exchange\.of reads|tuple object expected",
         ),
         (lambda: Exchange.of([5, -1]), ValueError, "^Exchange" + _CARD + "-1$"),
+        # Before, these were made, and only applying them said the card was discarded twice.
+        (lambda: Exchange.of("as as"), ValueError, "^Exchange: discards AS twice$"),
+        (lambda: Exchange((5, 0, 5, 0, 1)), ValueError, "^Exchange: discards QS 2S twice$"),
     ],
     ids=[
         "Play('AS')",
@@ -152,6 +155,8 @@ _SUIT = r"NameTrump: must be a suit \(a Suit, or an int 0-3; NameTrump\.of reads
         "Exchange((3, 40))",
         "Exchange('2C 3C')",
         "Exchange.of([5, -1])",
+        "Exchange.of('as as')",
+        "Exchange((5, 0, 5, 0, 1))",
     ],
 )
 def test_a_malformed_action_cannot_be_made(make, error, message) -> None:
@@ -160,6 +165,39 @@ def test_a_malformed_action_cannot_be_made(make, error, message) -> None:
     or (``NameTrump(True)``) named Hearts."""
     with pytest.raises(error, match=message):
         make()
+
+
+def test_a_record_discarding_a_card_twice_breaks_a_rule() -> None:
+    """Such an ``Exchange`` cannot be made; the record reader still reports the decision as
+    one the rules forbid (exit status 1), where it is, not with the constructor's ValueError."""
+    import json
+    from pathlib import Path
+
+    from sobedesce.core import RecordRuleError, read_record
+
+    record = json.loads((Path(__file__).parent / "records" / "classic-discard-not-held.json").read_text())
+    record["rounds"][0]["exchanges"][0]["discard"] = ["2D", "2D"]  # seat 0, the chooser, holds 2D
+    with pytest.raises(RecordRuleError, match=r"^round 1, exchange 1, seat 0 discards 2D 2D: discards 2D twice$"):
+        read_record(record)
+
+
+def test_a_record_is_read_in_any_case_and_written_in_upper_case() -> None:
+    """As docs/record.md says: card names and the trump letter in any case, spaces around them
+    ignored; the program writes upper case."""
+    import json
+    from pathlib import Path
+
+    from sobedesce.core import dumps_record, read_record
+
+    record = json.loads((Path(__file__).parent / "records" / "classic-discard-not-held.json").read_text())
+    first = record["rounds"][0]
+    first["exchanges"][0]["discard"] = ["2D"]  # held by seat 0 (the record's AS is not)
+    written = json.loads(dumps_record(read_record(record)))
+    first["deck"] = [f" {card.lower()}" for card in first["deck"]]
+    first["trump"], first["exchanges"][0]["discard"] = "s", ["2d"]
+    again = json.loads(dumps_record(read_record(record)))
+    assert again["rounds"][0]["deck"] == written["rounds"][0]["deck"] == [c.strip().upper() for c in first["deck"]]
+    assert again["rounds"][0]["trump"] == "S" and again["rounds"][0]["exchanges"][0]["discard"] == ["2D"]
 
 
 def test_actions_made_from_indices_are_the_shared_ones() -> None:
@@ -400,11 +438,26 @@ def test_riscos_need_winners() -> None:
     gave riscos that do not sum to zero."""
     from sobedesce.core import riscos_for
 
-    assert riscos_for([0, 11, 2, 5], [0]) == [18.0, -11, -2, -5]
-    assert riscos_for([0, 11, 0, 5], [0, 2]) == [8.0, -11, 8.0, -5]
+    assert riscos_for([0, 11, 2, 5], [0]) == [18, -11, -2, -5]
+    assert riscos_for([0, 11, 0, 5], [0, 2]) == [8, -11, 8, -5]
     for winners in ([], [7], [-1], [0, 0]):
         with pytest.raises(ValueError, match=r"^winners: must be one or more seats of the 4 scores, each once"):
             riscos_for([0, 11, 2, 5], winners)
+
+
+def test_riscos_are_ints_but_a_fractional_share() -> None:
+    """Before, the winners' share was a float even when whole (``[-63, 105.0, -27, -15]``), so a
+    learner reading ``replay --json`` got ints and floats mixed in nearly every match."""
+    from sobedesce.core import riscos_for
+
+    for scores, winners, expected in (
+        ([63, 0, 27, 15], [1], [-63, 105, -27, -15]),
+        ([0, 11, 0, 5], [0, 2], [8, -11, 8, -5]),
+        ([0, 12, 0, 0], [0, 2, 3], [4, -12, 4, 4]),
+        ([0, 11, 0, 4], [0, 2], [7.5, -11, 7.5, -4]),  # an odd sum split: the share is fractional
+    ):
+        got = riscos_for(scores, winners)
+        assert got == expected and [type(r) for r in got] == [type(r) for r in expected], got
 
 
 def test_records_say_what_they_need() -> None:

@@ -45,6 +45,17 @@ def test_bench_text_names_the_build_and_the_strong_bot() -> None:
     lines = done.stdout.splitlines()
     assert lines[0].startswith(f"build: {bench.engine_build()} ")
     assert any(line.startswith("Strong bot, default budget") and "decisions/s" in line for line in lines)
+    ratio = [line for line in lines if line.startswith("  ratio:")]
+    if ratio:  # the peer is installed
+        assert ratio[0].endswith((": met)", ": not met on this run)")), ratio
+
+
+def test_bench_ratio_says_whether_the_run_met_its_target() -> None:
+    """Before, "(target >= 0.9 for the pure build)" followed the ratio with no verdict."""
+    assert bench.ratio_text(0.93, "pure") == "      0.93 x (target >= 0.9 for the pure build: met)"
+    assert bench.ratio_text(0.9, "pure").endswith("(target >= 0.9 for the pure build: met)")
+    assert bench.ratio_text(0.871, "pure").endswith("0.87 x (target >= 0.9 for the pure build: not met on this run)")
+    assert bench.ratio_text(1.5, "compiled").endswith("(target >= 2.0 for the compiled build: not met on this run)")
 
 
 def test_engine_build_follows_the_game_module(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -93,6 +104,12 @@ def test_bench_server_plays_tables_and_stores_every_decision() -> None:
         (["server", "--tables", "0"], "--tables must be positive"),
         (["server", "--seconds", "-1"], "--seconds must be positive"),
         (["server", "--processes", "2"], "--processes > 1 needs Redis between the processes"),
+        # Before, status 1 once the server had been started and had refused it.
+        (
+            ["server", "--db", "foo://x"],
+            "cannot use the database foo://x: unsupported: use sqlite:///path/to/file.db or postgresql://",
+        ),
+        (["server", "--db", "not a url"], "cannot use the database (the --db URL): not a database URL"),
         (["--tables", "3"], "--tables is for the server benchmark"),
     ],
 )

@@ -486,6 +486,43 @@ def test_openspiel_resample_keeps_the_information_state():
                 state.apply_action(rng.choice(state.legal_actions()))
 
 
+def test_openspiel_resample_where_no_round_is_in_play_says_so():
+    """Before: ``ValueError: sample_deal needs a view of a round in play``, naming a function
+    of this package's internals, at every chance node (dealing a round, the first or a later
+    one) and at a terminal state."""
+    pyspiel = pytest.importorskip(
+        "pyspiel", reason="needs the [openspiel] extra: pip install 'sobe-e-desce[openspiel]'"
+    )
+    from sobedesce.integrations import openspiel as so
+
+    sampler = pyspiel.UniformProbabilitySampler(0.0, 1.0)
+    rng = random.Random(8)
+
+    def refused(state, where: str) -> None:
+        with pytest.raises(
+            ValueError,
+            match=rf"^resample_from_infostate: no round in play at {where}, so no hidden cards to resample: "
+            r"call it at a decision node, where a seat is to act$",
+        ):
+            state.resample_from_infostate(0, sampler)
+
+    game = pyspiel.load_game(so.GAME_NAME, {"rules": "table", "episode": "match", "max_rounds": 2})
+    state = game.new_initial_state()
+    chance = r"a chance node \(the deck being dealt\)"
+    refused(state, chance)
+    rounds_dealt = 0
+    while not state.is_terminal():
+        if state.is_chance_node():
+            if len(state.chance_outcomes()) in (40, 20):  # before a deal, and half way through it
+                refused(state, chance)
+                rounds_dealt += len(state.chance_outcomes()) == 40
+            state.apply_action(rng.choice([a for a, _ in state.chance_outcomes()]))
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
+    assert rounds_dealt == 2  # the second deal came between rounds, the first round over
+    refused(state, "a terminal state")
+
+
 def test_openspiel_ismcts_plays_with_resampling():
     pyspiel = pytest.importorskip(
         "pyspiel", reason="needs the [openspiel] extra: pip install 'sobe-e-desce[openspiel]'"
@@ -570,6 +607,27 @@ def test_bad_bot_names(example_on_path, capsys):
             run_arena([name, "random", "random", "random"], deals=1, jobs=1)
     assert main(["arena", "--bots", "no_such_pkg.mod:Bot,random,random,random", "--deals", "1"]) == 2
     assert "no_such_pkg.mod" in capsys.readouterr().err
+
+
+def test_a_plug_in_module_not_found_says_where_python_looks(tmp_path, monkeypatch, capsys):
+    """Before, only Python's "No module named 'lowbot'": the usual cause, lowbot.py in the
+    current directory, which the ``sobedesce`` command does not search, went unsaid."""
+    hint = (
+        r"; the module must be installed or on PYTHONPATH \(with {} in the current directory: PYTHONPATH=\. sobedesce"
+    )
+    with pytest.raises(ValueError, match=r"No module named 'lowbot'" + hint.format(r"lowbot\.py")):
+        make_bot("lowbot:LowBot")
+    with pytest.raises(ValueError, match=r"No module named 'no_such_pkg'" + hint.format("a no_such_pkg/ package")):
+        make_bot("no_such_pkg.mod:Bot")
+    assert main(["arena", "--bots", "lowbot:LowBot,random,random,random", "--deals", "1"]) == 2
+    assert "must be installed or on PYTHONPATH" in capsys.readouterr().err
+    # Not when the module is found and what it imports is not: that is no matter of PYTHONPATH.
+    (tmp_path / "brokenbot.py").write_text("import no_such_dependency\n", encoding="utf-8")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    with pytest.raises(ValueError, match=r"No module named 'no_such_dependency'$"):
+        make_bot("brokenbot:Bot")
+    with pytest.raises(ValueError, match=r"No module named 'sobedesce\.no_such'$"):
+        make_bot("sobedesce.no_such:Bot")
 
 
 class Crasher:

@@ -20,3 +20,20 @@ def test_readme_starts_with_the_two_set_up_commands() -> None:
     assert block[0].endswith("sobedesce serve")
     assert block[1].endswith("-m pytest")
     assert "\n".join(lines[:12]).count("```bash") == 1
+
+
+def test_readme_names_each_action_by_its_fields() -> None:
+    """The README listed ``Exchange(cards)``, but the field is ``discard``: each action the
+    README and docs/bots.md list as ``Type(field)`` must name its real fields."""
+    import dataclasses
+    import re
+
+    import sobedesce.core as core
+
+    docs = [README, README.parent / "docs" / "bots.md"]
+    text = "\n".join(path.read_text(encoding="utf-8") for path in docs)
+    listed = re.findall(r"`(NameTrump|TurnUp|SitOut|Exchange|Play)\(([a-z_]*)\)`", text)
+    assert {kind for kind, _ in listed} == {"NameTrump", "TurnUp", "SitOut", "Exchange", "Play"}
+    for kind, field in listed:
+        real = [f.name for f in dataclasses.fields(getattr(core, kind)) if f.init]
+        assert ([field] if field else []) == real, (kind, field, real)

@@ -59,6 +59,8 @@ def test_golden_record_cli_json(path: Path) -> None:
     assert "Traceback" not in result.stderr
     got = json.loads(result.stdout)
     assert _numbers_equal(got, expected), json.dumps(got)
+    # An int where the share is whole (before, the winners' was always a float: 20.0).
+    assert [type(r) for r in got["riscos"] or ()] == [type(r) for r in expected["riscos"] or ()], got["riscos"]
 
 
 @pytest.mark.parametrize("path", LEGAL, ids=_ids(LEGAL))

@@ -198,10 +198,24 @@ def _import_class(module_name: str, class_name: str, name: str) -> Callable[...,
     except Exception as error:
         raise ValueError(
             f"bot {name!r}: cannot import module {module_name!r}: {type(error).__name__}: {error}"
+            f"{_import_hint(module_name, error)}"
         ) from None
     if not hasattr(module, class_name):
         raise ValueError(f"bot {name!r}: module {module_name!r} has no {class_name!r}")
     return _checked_class(getattr(module, class_name), repr(f"{module_name}:{class_name}"))
+
+
+def _import_hint(module_name: str, error: Exception) -> str:
+    """Where Python looks for a plug-in's module, when it is the module itself (or the top
+    package of its path) that was not found, not something it imports."""
+    top, dot, _ = module_name.partition(".")
+    if not isinstance(error, ModuleNotFoundError) or error.name != top:
+        return ""
+    where = f"a {top}/ package" if dot else f"{top}.py"
+    return (
+        f"; the module must be installed or on PYTHONPATH (with {where} in the current directory:"
+        " PYTHONPATH=. sobedesce ...)"
+    )
 
 
 def _checked_class(factory: Any, label: str) -> Callable[..., Any]:

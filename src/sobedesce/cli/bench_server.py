@@ -871,6 +871,22 @@ def _shown_url(url: str) -> str:
         return "(the --db URL)"
 
 
+def _db_url_problem(url: str) -> str | None:
+    """What makes ``url`` no database URL the server takes (a bad input, said before any server
+    starts), else ``None``; one the server takes may still be unreachable, said once tried."""
+    try:
+        from sqlalchemy.engine import make_url
+    except ImportError:
+        return None  # said by _fresh_schema, or by the server, which needs SQLAlchemy
+    try:
+        backend = make_url(url).get_backend_name()
+    except Exception as error:  # sqlalchemy's ArgumentError, or a ValueError of a bad port
+        return f"not a database URL ({' '.join(str(error).split())})"
+    if backend not in ("sqlite", "postgresql", "postgres"):
+        return "unsupported: use sqlite:///path/to/file.db or postgresql://..."
+    return None
+
+
 def _round(value: float | None) -> float | None:
     return None if value is None else round(value, 2)
 
@@ -900,6 +916,10 @@ def run(args: argparse.Namespace) -> int:
         return fail(f"--think must be 0 or more and finite, not {think:g}")
     if processes <= 0:
         return fail(f"--processes must be positive, not {processes}")
+    if args.db is not None:
+        wrong = _db_url_problem(args.db)
+        if wrong is not None:
+            return fail(f"cannot use the database {_shown_url(args.db)}: {wrong}")
     redis = getattr(args, "redis", None) or os.environ.get("SOBEDESCE_REDIS_URL")
     if processes > 1 and redis is None:
         return fail(

@@ -4,6 +4,10 @@
 Play(card=Card('7H'))
 >>> Exchange.of("2c 3c") == Exchange.of("3C 2C")
 True
+>>> Exchange.of("as 2c as")
+Traceback (most recent call last):
+  ...
+ValueError: Exchange: discards AS twice
 """
 
 from __future__ import annotations
@@ -13,7 +17,7 @@ from dataclasses import dataclass, field, fields
 from typing import ClassVar, Final, SupportsIndex
 
 from . import _checks
-from .cards import CARDS, Card, Suit, format_cards, mask_of, parse_cards
+from .cards import CARDS, Card, Suit, cards_of, format_cards, mask_of, parse_cards
 
 __all__ = [
     "Action",
@@ -124,8 +128,12 @@ class Exchange(Action):
         if isinstance(discard, str | bytes) or not isinstance(discard, Iterable):
             raise TypeError(f"Exchange needs a tuple of cards (Exchange.of reads '2C 3C'), not {discard!r}")
         cards = tuple([_checked_card("Exchange", card) for card in discard])
+        mask = mask_of(cards)
+        if mask.bit_count() != len(cards):  # a card discarded twice: malformed, as a card 40 is
+            twice = cards_of(mask_of([card for card in cards if cards.count(card) > 1]))
+            raise ValueError(f"Exchange: discards {format_cards(twice)} twice")
         object.__setattr__(self, "discard", cards)
-        object.__setattr__(self, "mask", mask_of(cards))
+        object.__setattr__(self, "mask", mask)
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Exchange) and other.mask == self.mask and len(other.discard) == len(self.discard)

@@ -343,7 +343,12 @@ def riscos_for(scores: Sequence[int], winners: Sequence[int]) -> list[float]:
     """Ranking points of a finished match; they sum to zero.
 
     >>> riscos_for([0, 11, 2, 5], [0])
-    [18.0, -11, -2, -5]
+    [18, -11, -2, -5]
+    >>> riscos_for([0, 11, 0, 4], [0, 2])
+    [7.5, -11, 7.5, -4]
+
+    Each is an ``int`` but the winners' share of the losers' scores when it is fractional
+    (winners splitting an odd sum): a ``float`` then.
 
     ``winners`` are seats of ``scores``, each once, at least one (``ValueError`` otherwise:
     no winner would divide by zero, and a seat out of range would be silently left out).
@@ -352,5 +357,15 @@ def riscos_for(scores: Sequence[int], winners: Sequence[int]) -> list[float]:
     if not count or len(set(winners)) != count or not all(0 <= s < len(scores) for s in winners):
         raise ValueError(f"winners: must be one or more seats of the {len(scores)} scores, each once, not {winners!r}")
     losers_total = sum(scores[s] for s in range(len(scores)) if s not in winners)
-    share = losers_total / len(winners)
-    return [share if s in winners else -scores[s] for s in range(len(scores))]
+    whole, rest = divmod(losers_total, count)
+    # Appended one by one, not a conditional expression: compiled by mypyc, the join of an int
+    # and a float is a float, and a whole share would turn into one.
+    riscos: list[float] = []
+    for s in range(len(scores)):
+        if s not in winners:
+            riscos.append(-scores[s])
+        elif rest:
+            riscos.append(losers_total / count)
+        else:
+            riscos.append(whole)
+    return riscos

@@ -264,7 +264,8 @@ class Match:
             fast.pop("apply", None)
 
     def riscos(self) -> list[float] | None:
-        """Ranking points when the match is over (RULES.md §5), else ``None``."""
+        """Ranking points when the match is over (RULES.md §5), else ``None``: ints, but a float for
+        the winners' share when it is fractional (:func:`riscos_for`)."""
         return riscos_for(self._scores, self._winners) if self._winners else None
 
     def returns(self) -> list[float]:

@@ -36,7 +36,7 @@ from .actions import (
     TurnUp,
     describe,
 )
-from .cards import Card, CardParseError, Suit, cards_of
+from .cards import Card, CardParseError, Suit, cards_of, format_cards
 from .game import Phase, Round, check_deck
 from .match import Match, check_name_lengths
 from .rules import Rules, RulesError
@@ -137,7 +137,7 @@ class _RoundData:
         dealer: int,
         deck: list[Card],
         trump: Action | None,
-        exchanges: list[tuple[int, Action]],
+        exchanges: list[tuple[int, tuple[Card, ...] | None]],
         tricks: list[list[Card]],
     ) -> None:
         self.dealer = dealer
@@ -173,7 +173,9 @@ def _parse_round(raw: object, number: int) -> _RoundData:
             trump = TRUMP_ACTIONS[Suit.parse(key)]
         else:
             raise _fail(f"{where}.trump", f'must be "S", "H", "D", "C" or "turn", not {json.dumps(value)}')
-    exchanges: list[tuple[int, Action]] = []
+    # Each exchange's discarded cards (``None``: sits out), made an ``Exchange`` when replayed:
+    # one naming a card twice cannot be made, and is a decision the rules forbid.
+    exchanges: list[tuple[int, tuple[Card, ...] | None]] = []
     for i, entry in enumerate(_list(raw.get("exchanges", []), f"{where}.exchanges")):
         at = f"{where}.exchanges[{i}]"
         if not isinstance(entry, dict):
@@ -190,11 +192,11 @@ def _parse_round(raw: object, number: int) -> _RoundData:
         if sit_out:
             if "discard" in entry:
                 raise _fail(at, "cannot both sit out and discard")
-            exchanges.append((seat, SIT_OUT))
+            exchanges.append((seat, None))
         else:
             if "discard" not in entry:
                 raise _fail(at, 'needs "sit_out": true or a "discard" list')
-            exchanges.append((seat, Exchange(tuple(_cards(entry["discard"], f"{at}.discard")))))
+            exchanges.append((seat, tuple(_cards(entry["discard"], f"{at}.discard"))))
     tricks = [
         _cards(trick, f"{where}.tricks[{i}]") for i, trick in enumerate(_list(raw.get("tricks", []), f"{where}.tricks"))
     ]
@@ -337,14 +339,17 @@ def _replay_round(match: Match, data: _RoundData, number: int) -> None:
             raise RecordRuleError(number, "trump", current.chooser, None, "no trump chosen before the exchanges")
         return
     act("trump", current.chooser, data.trump)
-    for index, (seat, action) in enumerate(data.exchanges, start=1):
+    for index, (seat, discard) in enumerate(data.exchanges, start=1):
         decision = f"exchange {index}"
+        what = describe(SIT_OUT) if discard is None else f"discards {format_cards(discard) or 'nothing'}"
         if current.phase != Phase.EXCHANGE:
-            raise RecordRuleError(number, decision, seat, describe(action), "every seat has already decided")
+            raise RecordRuleError(number, decision, seat, what, "every seat has already decided")
         if seat != current.to_act:
-            raise RecordRuleError(
-                number, decision, seat, describe(action), f"out of turn: seat {current.to_act} decides now"
-            )
+            raise RecordRuleError(number, decision, seat, what, f"out of turn: seat {current.to_act} decides now")
+        try:
+            action = SIT_OUT if discard is None else Exchange(discard)
+        except ValueError as error:  # a card discarded twice ("Exchange: discards AS twice")
+            raise RecordRuleError(number, decision, seat, what, str(error).removeprefix("Exchange: ")) from None
         act(decision, seat, action)
     for index, trick in enumerate(data.tricks, start=1):
         decision = f"trick {index}"

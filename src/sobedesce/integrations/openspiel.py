@@ -443,7 +443,16 @@ class SobeState(pyspiel.State):  # type: ignore[misc]
 
     def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> SobeState:
         """A state the seat cannot tell from this one, the hidden cards drawn uniformly among
-        those consistent with its information (``_resample.sample_deal``)."""
+        those consistent with its information (``_resample.sample_deal``).  Only at a decision
+        node: at a chance node (the deck being dealt) or a terminal state no round is in play,
+        and there are no hidden cards to redraw (``ValueError``)."""
+        player = self.current_player()
+        if player in (_CHANCE, _TERMINAL):
+            where = "a chance node (the deck being dealt)" if player == _CHANCE else "a terminal state"
+            raise ValueError(
+                f"resample_from_infostate: no round in play at {where}, so no hidden cards to resample:"
+                " call it at a decision node, where a seat is to act"
+            )
         seed = int(probability_sampler() * 2**53)
         rng = random.Random(seed)
         view = seat_view(self.match, player_id)
