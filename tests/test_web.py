@@ -1974,8 +1974,7 @@ def test_people_at_a_table_say_phrases_each_reading_them_in_their_language(brows
     second = _guest(browser, server, table_id, locale="pt-PT")
     second.wait_for_function("() => window.sobedesce.state.seat !== null && window.sobedesce.state.state !== null")
     watcher = new_page(browser, viewport={"width": 1280, "height": 800})
-    watcher.goto(f"{server}#/watch/{table_id}")
-    register(watcher, person())
+    watcher.goto(f"{server}#/watch/{table_id}")  # (with no name: watching needs none)
     watcher.wait_for_function("() => window.sobedesce.state.table !== null")
 
     # The phrases offered are the server's, in the page's language.
