@@ -16,12 +16,14 @@ import contextlib
 import json
 import os
 import random
+import socket
 import threading
 import uuid
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit, urlunsplit
 
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
@@ -69,14 +71,17 @@ class Cluster:
         self.lease_seconds = lease_seconds
         self.servers: list[ServerProcess] = []
 
-    def start(self, count: int, *, extra: list[str] | None = None, **options: Any) -> list[ServerProcess]:
-        """``count`` processes more; ``extra``: options of ``sobedesce serve`` beyond the cluster's."""
+    def start(
+        self, count: int, *, extra: list[str] | None = None, redis_url: str | None = None, **options: Any
+    ) -> list[ServerProcess]:
+        """``count`` processes more; ``extra``: options of ``sobedesce serve`` beyond the cluster's;
+        ``redis_url``: the same Redis by another way (a :class:`Cuttable` in front of it)."""
         started = []
         more = list(extra or [])
         for _ in range(count):
             workdir = self.root / f"server{len(self.servers)}"
             workdir.mkdir()
-            extra = ["--redis", self.redis_url, "--lease-seconds", str(self.lease_seconds)]
+            extra = ["--redis", redis_url or self.redis_url, "--lease-seconds", str(self.lease_seconds)]
             extra += ["--cluster-name", self.prefix, *more]
             server = ServerProcess(workdir, db=self.db, extra=extra, **options)
             self.servers.append(server)
@@ -110,6 +115,74 @@ def cluster(root: Path) -> Iterator[Cluster]:
             yield group
         finally:
             group.stop_all()
+
+
+class Cuttable:
+    """A TCP forwarder on a free loopback port to ``host:port`` (a Redis), whose connections a
+    test cuts and lets through again: a process behind it loses its Redis while the others keep
+    theirs, as on a network that fails between two machines."""
+
+    def __init__(self, host: str, port: int) -> None:
+        self.target = (host, port)
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.port = self.listener.getsockname()[1]
+        self.passing = True
+        self.sockets: list[socket.socket] = []
+        self.lock = threading.Lock()
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def url(self, redis_url: str) -> str:
+        """``redis_url`` with its host and port this forwarder's."""
+        parts = urlsplit(redis_url)
+        return urlunsplit(parts._replace(netloc=f"127.0.0.1:{self.port}"))
+
+    def _accept(self) -> None:
+        while True:
+            try:
+                inside, _ = self.listener.accept()
+            except OSError:
+                return  # closed
+            if not self.passing:
+                inside.close()  # refused while cut: the client's reconnections fail
+                continue
+            try:
+                outside = socket.create_connection(self.target, timeout=10)
+            except OSError:
+                inside.close()
+                continue
+            outside.settimeout(None)
+            with self.lock:
+                self.sockets += [inside, outside]
+            for source, sink in ((inside, outside), (outside, inside)):
+                threading.Thread(target=self._pump, args=(source, sink), daemon=True).start()
+
+    @staticmethod
+    def _pump(source: socket.socket, sink: socket.socket) -> None:
+        try:
+            while data := source.recv(65536):
+                sink.sendall(data)
+        except OSError:
+            pass
+        for end in (source, sink):
+            with contextlib.suppress(OSError):
+                end.shutdown(socket.SHUT_RDWR)
+
+    def cut(self) -> None:
+        """Drop every connection through it, and refuse new ones until :meth:`restore`."""
+        self.passing = False
+        with self.lock:
+            sockets, self.sockets = self.sockets, []
+        for end in sockets:
+            with contextlib.suppress(OSError):
+                end.shutdown(socket.SHUT_RDWR)
+            end.close()
+
+    def restore(self) -> None:
+        self.passing = True
+
+    def close(self) -> None:
+        self.cut()
+        self.listener.close()
 
 
 def seeded_choice(seed: str, seat: int) -> Callable[[Message, Any], Message]:

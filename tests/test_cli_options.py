@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 import re
+import socket
 import subprocess
 import sys
 from pathlib import Path
@@ -63,6 +64,26 @@ def test_serve_options_that_would_be_ignored_are_refused(
     # They were taken silently: a lease or a cluster name without --redis means nothing, and
     # uvicorn trusts no proxy by an entry it cannot read.  Refused before the store is opened.
     assert message in refused(capsys, "serve", *args, "--db", "bogus://x")
+
+
+def test_serve_checks_forwarded_allow_ips_from_the_environment_too(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # uvicorn reads $FORWARDED_ALLOW_IPS when the option is not given: it was taken as it came.
+    monkeypatch.setenv("FORWARDED_ALLOW_IPS", "10.0.0.1,junk")
+    assert "$FORWARDED_ALLOW_IPS takes addresses or networks, comma-separated, or '*', not 'junk'" in refused(
+        capsys, "serve", "--db", "bogus://x"
+    )
+
+
+def test_serve_on_a_port_in_use_makes_no_store(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # The port was tried after the store was opened: a new --data folder was left with an empty
+    # database in it.
+    with socket.create_server(("127.0.0.1", 0)) as taken:
+        port = taken.getsockname()[1]
+        message = refused(capsys, "serve", "--port", str(port), "--data", str(tmp_path / "data"))
+    assert f"cannot listen on 127.0.0.1:{port}" in message
+    assert not (tmp_path / "data").exists()
 
 
 def test_demo_save_path_is_checked_before_the_match(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -20,6 +20,7 @@ import uuid
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import pytest
 import sqlalchemy as sa
@@ -28,6 +29,7 @@ from cluster_client import (
     POSTGRES_URL,
     BusTap,
     Cluster,
+    Cuttable,
     Player,
     cluster,
     expected_record,
@@ -40,7 +42,11 @@ from server_client import (
     EngineReplay,
     GameClient,
     LeakWatch,
+    Message,
     ServerProcess,
+    answer_to,
+    at_version,
+    choose_action,
     mid_trick,
     postgres_schema,
 )
@@ -251,6 +257,67 @@ def test_a_creator_closes_through_another_process_a_table_it_made(group: Cluster
             await client.close()
 
     run(scenario())
+
+
+def test_a_connection_at_another_process_table_catches_up_after_its_redis_was_away(
+    group: Cluster,
+) -> None:
+    """A guest connected to B sits at a table A holds.  B's Redis cut for a while: A sees B not
+    listening and forgets its connections, and sent the guest nothing more once B's Redis was
+    back, while its bot was to play the seat of a person still connected.  Now B has its
+    connections join again once its inbox is subscribed again, from the last event each was
+    sent: the guest is sent what it missed, decides, and plays on to the end with every event
+    in order.  Twice, the second time at a trick."""
+    assert group.redis_url is not None
+    parts = urlsplit(group.redis_url)
+    door = Cuttable(parts.hostname or "127.0.0.1", parts.port or 6379)
+    try:
+        (a,) = group.start(1)
+        (b,) = group.start(1, redis_url=door.url(group.redis_url))
+        run(_out_of_sight_and_back(a, b, door))
+    finally:
+        door.close()
+
+
+async def _out_of_sight_and_back(a: ServerProcess, b: ServerProcess, door: Cuttable) -> None:
+    rng = random.Random("out of sight")
+    host = await person(a, "host", [])
+    table = await host.create(["you", "open", "easy", "easy"])
+    guest = await person(b, "guest", [])
+    await guest.join(table["id"])  # through B: A holds the table
+
+    def guest_to_act(client: GameClient) -> bool:
+        return client.state is not None and client.state.get("to_act") == 1 and client.state.get("legal") is None
+
+    def forgotten(message: Message) -> bool:
+        return message["type"] == "table" and not message["table"]["seats"][1]["connected"]
+
+    for turn in ("first", "second"):
+        if turn == "second":  # at a trick
+            await asyncio.gather(
+                host.play(rng, stop=lambda c: guest_to_act(c) and c.state is not None and c.state["phase"] == "play"),
+                guest.play(rng, stop=lambda c: c.my_turn and c.state is not None and c.state["phase"] == "play"),
+            )
+        await asyncio.gather(host.play(rng, stop=guest_to_act), guest.reach(lambda c: c.my_turn, "the guest's turn"))
+        heard = len(guest.log)
+        door.cut()
+        try:
+            await host.until(forgotten, what=f"A forgetting the guest, B's Redis cut ({turn} time)")
+        finally:
+            door.restore()
+        # Back: the guest is sent what it missed (nothing new here: an update of its version).
+        await guest.until(lambda m: m["type"] in ("snapshot", "update"), what=f"the guest caught up ({turn} time)")
+        assert len(guest.log) > heard
+        await host.until(lambda m: m["type"] == "table" and m["table"]["seats"][1]["connected"], what="the guest back")
+        assert guest.my_turn and guest.state is not None
+        request = await guest.act(choose_action(guest.state, rng))
+        answer = await guest.until(answer_to(request), what="the guest's decision answered")
+        assert answer["type"] == "ack", answer
+        await guest.reach(at_version(answer["v"]), "the update after the ack")
+    await asyncio.gather(host.play(rng), guest.play(rng))
+    assert guest.match_event is not None and host.match_event is not None
+    for client in (host, guest):
+        await client.close()
 
 
 def test_a_table_that_is_starting_stays_in_the_lobby(group: Cluster) -> None:

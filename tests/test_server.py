@@ -2891,6 +2891,55 @@ def test_after_the_match_a_rematch_seats_its_people_again_at_the_same_table(make
     run(scenario())
 
 
+def test_a_rematch_keeps_each_persons_seat_for_them_a_while(make_server: MakeServer) -> None:
+    """A rematch's other seats were open to anyone: a stranger from the lobby, or with the
+    link, could take a friend's seat before the friend came back.  Each is kept for its person
+    (``kept_for``) for ``keep_for`` seconds: not listed, refused to others by name, taken by
+    its person without naming it; after that, open to anyone."""
+
+    async def rematch_made(server: ServerProcess) -> tuple[GameClient, GameClient, GameClient, str]:
+        host = await GameClient.person(server, "host")
+        table = await host.create(["you", "open", "easy", "easy"])
+        guest = await GameClient.person(server, "guest")
+        await guest.join(table["id"])
+        await asyncio.gather(host.play(random.Random(3)), guest.play(random.Random(4)))
+        await finished_table(guest)
+        await guest.send({"type": "rematch"})
+        offer = await guest.until_type("rematch")
+        await guest.join(offer["next"])
+        stranger = await GameClient.person(server, "stranger")
+        return host, guest, stranger, offer["next"]
+
+    async def kept() -> None:
+        host, guest, stranger, new = await rematch_made(make_server(settings={"pace": 0}))
+        assert guest.table_info is not None
+        host_name = host.player["name"] if host.player else None
+        assert [s["kept_for"] for s in guest.table_info["seats"]] == [host_name, None, None, None]
+        await stranger.send({"type": "list"})
+        assert new not in {t["id"] for t in (await stranger.until_type("tables"))["tables"]}
+        await refused(stranger, {"type": "join", "table": new}, "table_full", naming=("kept", "match before", "s more"))
+        await refused(stranger, {"type": "join", "table": new, "seat": 0}, "seat_taken", naming=("kept for", host_name))
+        await host.join(new)  # no seat named: the one kept for them
+        assert host.seat == 0
+        await host.reach(lambda c: c.table_info is not None and c.table_info["status"] == "playing", "the start")
+        assert host.table_info is not None and all(s["kept_for"] is None for s in host.table_info["seats"])
+        for client in (host, guest, stranger):
+            await client.close()
+
+    async def let_go() -> None:
+        host, guest, stranger, new = await rematch_made(make_server(settings={"pace": 0, "keep_for": 0.3}))
+        await guest.until(
+            lambda m: m["type"] == "table" and m["table"]["seats"][0]["kept_for"] is None, what="the seat let go"
+        )
+        await stranger.join(new)
+        assert stranger.seat == 0
+        for client in (host, guest, stranger):
+            await client.close()
+
+    run(kept())
+    run(let_go())
+
+
 def test_the_finished_table_tells_who_has_gone_to_the_rematch(make_server: MakeServer) -> None:
     """Everyone still at a finished table learns which of its people sit at the rematch: the
     one who asked, and each one who took a seat there since (gone there, not offline); one who
@@ -2929,7 +2978,7 @@ def test_the_finished_table_tells_who_has_gone_to_the_rematch(make_server: MakeS
         await host.until_type("pong")
         assert gone(1, 2)({"type": "table", "table": host.table_info})
         # Only public facts: each seat's usual fields, no card, no invitation.
-        fields = {"seat", "kind", "name", "level", "connected", "away", "at_rematch", "bot_in"}
+        fields = {"seat", "kind", "name", "level", "connected", "away", "at_rematch", "bot_in", "kept_for"}
         assert all(set(seat) == fields for seat in seats), seats
         assert "invite" not in told["table"] and not list(card_strings(told))
         # Leaving the new table before it starts: no longer there.

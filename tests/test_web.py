@@ -2063,6 +2063,13 @@ def test_a_rematch_asked_by_another_person_is_offered_and_taken(browser: Browser
     assert offers and offers[0]["seat"] == 1
     # The guest went to the new table: said so, not "offline".
     expect(page.locator(".seat[data-seat='1'] .badge")).to_have_text("at the new table")
+    # At the new table, this page's seat is kept for it (anyone else with the link could take
+    # it before): a spectator with no name reads whose it is.
+    stranger = new_page(browser, viewport={"width": 1280, "height": 800})
+    stranger.goto(f"{server}#/watch/{offers[0]['next']}")
+    me = page.evaluate("window.sobedesce.state.player")
+    expect(stranger.locator(".seat[data-seat='0'] .name")).to_have_text(f"kept for \u2068{me}\u2069")
+    stranger.context.close()
     page.click("#play-again")
     page.wait_for_function("id => window.sobedesce.state.table?.id === id", arg=offers[0]["next"])
     page.wait_for_function("() => window.sobedesce.state.table.status === 'playing'")

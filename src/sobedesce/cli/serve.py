@@ -150,6 +150,12 @@ def run(args: argparse.Namespace) -> int:
         bad = _not_addresses(args.forwarded_allow_ips)
         if bad is not None:
             return fail(f"--forwarded-allow-ips takes addresses or networks, comma-separated, or '*', not {bad!r}")
+    elif os.environ.get("FORWARDED_ALLOW_IPS") is not None:
+        # Read by uvicorn when the option is not given: checked as the option is (it was taken
+        # as it came, and a mistyped entry trusted no proxy without a word).
+        bad = _not_addresses(os.environ["FORWARDED_ALLOW_IPS"])
+        if bad is not None:
+            return fail(f"$FORWARDED_ALLOW_IPS takes addresses or networks, comma-separated, or '*', not {bad!r}")
     cluster = None
     if args.redis is None:
         given = [
@@ -177,11 +183,8 @@ def run(args: argparse.Namespace) -> int:
         cluster = ClusterSettings(args.redis, args.lease_seconds, args.cluster_name)
         if not _redis_answers(args.redis):
             return fail(f"cannot reach Redis at {_redis_shown(args.redis)}")
-    try:
-        store = Store(args.db) if args.db else Store.for_data_dir(args.data or DEFAULT_DATA)
-        store.migrate()
-    except (StoreError, OSError) as error:
-        return fail(f"cannot open the store: {error}")
+    # The address first: a port in use is said before the store is made (an empty database
+    # was left behind in a new --data folder).
     try:
         sock = socket.socket(socket.AF_INET6 if ":" in args.host else socket.AF_INET)
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
@@ -191,6 +194,12 @@ def run(args: argparse.Namespace) -> int:
         sock.listen(2048)
     except OSError as error:
         return fail(f"cannot listen on {args.host}:{args.port}: {error.strerror}")
+    try:
+        store = Store(args.db) if args.db else Store.for_data_dir(args.data or DEFAULT_DATA)
+        store.migrate()
+    except (StoreError, OSError) as error:
+        sock.close()
+        return fail(f"cannot open the store: {error}")
     settings = Settings(pace=args.pace, away_after=args.away_after, allow_seed=args.allow_seed)
     app = create_app(store, settings, allowed_origins=args.allow_origin, cluster=cluster, limits=limits)
     config = uvicorn.Config(
@@ -224,6 +233,11 @@ def run(args: argparse.Namespace) -> int:
     finally:
         for sig, handler in previous.items():
             signal.signal(sig, handler)
+    if not getattr(app.state, "stopped_cleanly", False):
+        # The app's start or stop failed (the log above says how): every decision acknowledged
+        # was stored before its ack, but the stop itself did not finish.
+        print("Stopped, but not cleanly: see the log above. Every acknowledged decision was stored.", flush=True)
+        return 1
     print("Stopped; every decision is stored.", flush=True)
     return 0
 

@@ -287,6 +287,8 @@ def create_app(
                 await cluster_holder["cluster"].close()
             await tables.close()
             store.close()
+            # Read by `sobedesce serve`: a stop that failed on the way says so, not "stored".
+            app.state.stopped_cleanly = True
 
     app = FastAPI(
         title="Sobe e Desce",
@@ -597,9 +599,9 @@ async def _serve(
                 client.send({"type": "welcome", "player": {"id": client.player.id, "name": client.player.name}})
             except ServerError as error:
                 client.send(error_json(error.code, error.message))
-            except StoreError:
+            except StoreError as failure:
                 # The connection was dropped without a close frame or a word.
-                log.warning("a connection's token could not be read: the store failed", exc_info=True)
+                log.warning("a connection's token could not be read: the store failed (%s)", failure)
                 client.send(error_json("unavailable", STORE_DOWN))
         while not client.closed:
             try:
@@ -643,9 +645,9 @@ async def _serve(
                 if isinstance(error, RateLimited):
                     answer["retry_after"] = error.retry_after
                 client.send(answer)
-            except StoreError:
+            except StoreError as error:
                 # Not a bug ("internal"): the database is down or unreachable for a moment.
-                log.warning("a message failed: the store failed", exc_info=True)
+                log.warning("a message failed: the store failed (%s)", error)
                 client.send(error_json("unavailable", STORE_DOWN, request_id))
             except Exception:
                 log.exception("a message failed")

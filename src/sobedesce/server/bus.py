@@ -59,6 +59,9 @@ class Bus:
         self._queue: asyncio.Queue[tuple[str, str, asyncio.Future[int] | None] | None] = asyncio.Queue()
         self._tasks: list[asyncio.Task[None]] = []
         self._handler: Callable[[dict[str, Any]], Awaitable[None] | None] | None = None
+        self.on_back: Callable[[], None] | None = None
+        """Called when the inbox is subscribed again after its subscription failed: what was
+        published to it meanwhile is lost (Redis keeps no messages for an absent subscriber)."""
 
     # -- names
 
@@ -106,16 +109,26 @@ class Bus:
 
     async def _listen(self) -> None:
         assert self._pubsub is not None and self._handler is not None
+        failed = False
         while True:
             try:
+                if failed:
+                    # Raises while Redis is still away; once it answers, the inbox is ours again.
+                    await self._pubsub.subscribe(self.inbox(self.node))
+                    failed = False
+                    log.warning("the bus's subscription is back")
+                    if self.on_back is not None:
+                        self.on_back()
                 message = await self._pubsub.get_message(timeout=1.0)
             except asyncio.CancelledError:
                 raise
-            except Exception:
-                log.exception("the bus's subscription failed; subscribing again")
+            except Exception as error:
+                # Expected while Redis is away: one line when it fails, one when it is back (a
+                # traceback a second filled the log of an outage).
+                if not failed:
+                    log.warning("the bus's subscription failed (%s); subscribing again", _reason(error))
+                failed = True
                 await asyncio.sleep(0.5)
-                with contextlib.suppress(Exception):
-                    await self._pubsub.subscribe(self.inbox(self.node))
                 continue
             if message is None or message.get("type") != "message":
                 continue
@@ -153,7 +166,7 @@ class Bus:
                             pipe.publish(channel, text)
                     results = await pipe.execute()
             except Exception as error:
-                log.exception("publishing %d messages failed", len(batch))
+                log.warning("publishing %d messages failed (%s)", len(batch), _reason(error))
                 for _, _, future in batch:
                     if future is not None and not future.done():
                         future.set_exception(BusError(f"cannot publish to Redis: {error}"))
@@ -208,6 +221,10 @@ class Bus:
             await self._redis.ping()
         except Exception as error:
             raise BusError(f"Redis at {_shown(self.url)} does not answer: {error}") from None
+
+
+def _reason(error: BaseException) -> str:
+    return f"{type(error).__name__}: {error}" if str(error) else type(error).__name__
 
 
 def _shown(url: str) -> str:

@@ -45,7 +45,7 @@ from .protocol import (
     parse_message,
     shown,
 )
-from .store import Player, TableRow
+from .store import Player, StoreError, TableRow
 from .tables import Client, Room, Seat, ServerError, Tables, listed, seats_connected
 
 __all__ = ["Cluster", "Link", "RemoteClient"]
@@ -147,6 +147,7 @@ class Cluster:
     # -- lifecycle ----------------------------------------------------------------------
 
     async def start(self) -> None:
+        self.bus.on_back = self.rejoin_all
         await self.bus.start(self.on_bus)
         await self.sweep()
         self._sweeper = asyncio.get_running_loop().create_task(self._sweep_loop())
@@ -204,9 +205,12 @@ class Cluster:
         if live is None:
             return listed(row.status, [Seat.from_row(s) for s in row.seats])
         seats = [Seat.from_row(s) for s in live.get("seats", [])]
-        if live.get("status") == "open" and not listed("open", seats, seats_connected(live)):
-            return False  # its people have all gone (tables.listed)
-        return listed(row.status, [Seat.from_row(s) for s in row.seats]) or listed(str(live.get("status")), seats)
+        kept = {n for n, s in enumerate(live.get("seats", [])) if s.get("kept_for")}
+        if live.get("status") == "open" and not listed("open", seats, seats_connected(live), kept):
+            return False  # its people have all gone, or its open seats are kept (tables.listed)
+        return listed(row.status, [Seat.from_row(s) for s in row.seats], kept=kept) or listed(
+            str(live.get("status")), seats, kept=kept
+        )
 
     async def table_info(self, table_id: str) -> dict[str, Any]:
         room = self.tables.rooms.get(table_id)
@@ -585,8 +589,19 @@ class Cluster:
                 await self.sweep()
             except asyncio.CancelledError:
                 raise
-            except Exception:
-                log.exception("the sweep failed")
+            except (StoreError, BusError, ConnectionError, OSError) as error:
+                # PostgreSQL or Redis away: expected, said in a line each time (with the redis
+                # client's own errors, which are ConnectionErrors and OSErrors).
+                log.warning(
+                    "the sweep failed (%s: %s); trying again in %.1f s", type(error).__name__, error, self.period
+                )
+            except Exception as error:
+                if type(error).__module__.startswith("redis"):
+                    log.warning(
+                        "the sweep failed (%s: %s); trying again in %.1f s", type(error).__name__, error, self.period
+                    )
+                else:
+                    log.exception("the sweep failed")
 
     async def sweep(self) -> None:
         """Renew this process's leases (and let go of tables whose lease was lost), take over
@@ -633,6 +648,15 @@ class Cluster:
                 self.tables.detach(remote)
                 remote.closed = True
                 self.remotes.pop(key, None)
+
+    def rejoin_all(self) -> None:
+        """Every connection at another process's table joins it again, from the last event it
+        was sent: this process's inbox was unsubscribed (its Redis away), so what the owners
+        published to it meanwhile is lost, and they forgot its connections when they saw it
+        was not listening (``Bus.alive``)."""
+        for client in list(self.conns.values()):
+            if client.link is not None and not client.closed:
+                self._spawn(self.relocate(client))
 
     def lost(self, room: Room) -> None:
         """This process may no longer change ``room``: its connections go to the new owner."""

@@ -14,12 +14,13 @@ import contextlib
 import hashlib
 import itertools
 import logging
+import math
 import re
 import secrets
 import time
 import unicodedata
 from collections import deque
-from collections.abc import Awaitable, Callable, Coroutine, Sequence
+from collections.abc import Awaitable, Callable, Collection, Coroutine, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -93,6 +94,9 @@ class Settings:
     each time up to 30 seconds."""
     say_every: float = 2.0
     """A seat may say one phrase (``say``) this often at most: its table is not flooded."""
+    keep_for: float = 120.0
+    """A rematch keeps each other person's seat for them this long (``kept_for``): nobody else
+    takes it meanwhile, from the lobby or by the link."""
 
 
 def hash_token(token: str) -> str:
@@ -248,6 +252,13 @@ class Room:
     at_rematch: set[int] = field(default_factory=set)
     """A finished table's seats whose person sits at its rematch (``Tables._follow_rematch``):
     gone there, not offline (the ``table`` message's ``at_rematch`` of each seat)."""
+    kept: dict[int, tuple[int, str]] = field(default_factory=dict)
+    """A rematch's open seats kept for the people who sat there at the match before (seat →
+    player id, name), for ``Settings.keep_for`` after it was made; in memory only (a table
+    taken over or restored opens them to anyone)."""
+    kept_timer: asyncio.TimerHandle | None = None
+    kept_until: float = 0.0
+    """When the seats stop being kept (the event loop's clock)."""
 
     @property
     def people(self) -> list[int]:
@@ -296,6 +307,7 @@ class Room:
                     "away": number in self.away,
                     "at_rematch": number in self.at_rematch,
                     "bot_in": self._bot_in(number),
+                    "kept_for": self.kept[number][1] if number in self.kept and seat.kind == "open" else None,
                 }
             )
         info: dict[str, Any] = {
@@ -421,7 +433,7 @@ class Tables:
     def drop(self, room: Room) -> list[Client]:
         """Forget a table this process may no longer change (its lease moved on); the
         connections that were at it."""
-        for handle in [*room.timers.values(), room.clock_timer, room.close_timer]:
+        for handle in [*room.timers.values(), room.clock_timer, room.close_timer, room.kept_timer]:
             if handle is not None:
                 handle.cancel()
         room.timers.clear()
@@ -439,7 +451,7 @@ class Tables:
 
     async def close(self) -> None:
         for room in self.rooms.values():
-            for handle in [*room.timers.values(), room.clock_timer, room.close_timer]:
+            for handle in [*room.timers.values(), room.clock_timer, room.close_timer, room.kept_timer]:
                 if handle is not None:
                     handle.cancel()
             if room.driving is not None:
@@ -512,7 +524,7 @@ class Tables:
     def list_tables(self) -> list[dict[str, Any]]:
         """Tables anyone may join or watch: public ones not finished."""
         infos = [(room, room.public()) for room in self.rooms.values() if not room.private]
-        return [info for room, info in infos if listed(room.status, room.seats, seats_connected(info))]
+        return [info for room, info in infos if listed(room.status, room.seats, seats_connected(info), room.kept)]
 
     async def create(
         self,
@@ -617,12 +629,29 @@ class Tables:
                         raise ServerError("table_full", "the match at this private table has begun without you")
                     raise ServerError("table_full", "the match at this table has begun: watch it instead")
                 free = [n for n, s in enumerate(room.seats) if s.kind == "open"]
+                # A rematch's seats kept for the people of the match before: theirs first, and
+                # nobody else's while they are kept.
+                kept_for_others = {n for n, (kept_id, _) in room.kept.items() if kept_id != player.id}
                 if seat is None:
-                    if not free:
+                    choices = [n for n in free if n in room.kept and n not in kept_for_others]
+                    choices = choices or [n for n in free if n not in kept_for_others]
+                    if not choices:
+                        if free:
+                            raise ServerError(
+                                "table_full",
+                                "the open seats are kept for the players of the match before, "
+                                f"for {self._kept_left(room)} s more: try again then",
+                            )
                         raise ServerError("table_full", "no seat is open at this table")
-                    seat = free[0]
+                    seat = choices[0]
                 elif seat not in free:
                     raise ServerError("seat_taken", f"seat {seat} is not open")
+                elif seat in kept_for_others:
+                    raise ServerError(
+                        "seat_taken",
+                        f"seat {seat} is kept for {room.kept[seat][1]}, who sat there at the match before, "
+                        f"for {self._kept_left(room)} s more",
+                    )
                 taken = room.seats[seat]
                 room.seats[seat] = Seat("person", player.id, player.name)
                 try:
@@ -634,6 +663,7 @@ class Tables:
                     raise
                 mine = seat
                 sat_down = True
+                room.kept.pop(seat, None)
             elif seat is not None and seat != mine:
                 raise ServerError("seat_taken", f"you already sit at seat {mine} of this table")
             await self._quit_open_table(client, room)
@@ -1070,6 +1100,7 @@ class Tables:
                     for number, entry in enumerate(room.seats)
                 ]
                 new = await self.create(player, room.rules, seats, private=room.private, clock=room.clock)
+                self._keep(new, room, asker=seat)
                 # Named in the store once, in place of one that can no longer be joined: another
                 # process of a cluster may have named one first, and then that one it is.
                 named = await self.write(self.store.set_rematch, room.id, new.id, instead_of=room.rematch)
@@ -1097,6 +1128,30 @@ class Tables:
                     "name": player.name,
                 }
             )
+
+    def _keep(self, new: Room, old: Room, asker: int) -> None:
+        """Keep the rematch's open seats for the people who sat there (``Settings.keep_for``):
+        anyone with the link, or from the lobby, could take a friend's seat before they came."""
+        new.kept = {
+            number: (entry.player_id, entry.name or "")
+            for number, entry in enumerate(old.seats)
+            if number != asker and entry.kind == "person" and entry.player_id is not None
+        }
+        if new.kept:
+            loop = asyncio.get_running_loop()
+            new.kept_timer = loop.call_later(self.settings.keep_for, self._unkeep, new)
+            new.kept_until = loop.time() + self.settings.keep_for
+
+    def _unkeep(self, room: Room) -> None:
+        room.kept_timer = None
+        if room.kept:
+            room.kept.clear()
+            if room.status == "open" and self.rooms.get(room.id) is room:
+                self._broadcast_table(room)
+
+    @staticmethod
+    def _kept_left(room: Room) -> int:
+        return max(1, math.ceil(room.kept_until - asyncio.get_running_loop().time()))
 
     async def _rematch_of(self, room: Room) -> tuple[str, str | None] | None:
         """The rematch already made of a finished table, with its invitation code, while it can
@@ -1151,7 +1206,7 @@ class Tables:
             try:
                 if not await self._bots_step(room):
                     return
-            except StoreError:
+            except StoreError as error:
                 if room.status != "playing" or self.rooms.get(room.id) is not room:
                     return  # the table was let go (another process holds it now)
                 # The store cannot be reached: nothing was stored, and the table waits for it.
@@ -1160,7 +1215,8 @@ class Tables:
                 # the bots again.
                 failures += 1
                 wait = min(self.settings.store_retry * 2 ** min(failures - 1, 10), 30.0)
-                log.warning("table %s: the store failed; trying again in %.1f s", room.id, wait, exc_info=True)
+                # One line a try (the database away is no bug: a traceback each time hid the rest).
+                log.warning("table %s: the store failed (%s); trying again in %.1f s", room.id, error, wait)
                 await asyncio.sleep(wait)
             else:
                 failures = 0
@@ -1247,10 +1303,10 @@ class Tables:
         if driver.match.is_over:
             try:
                 await self._finish(room)
-            except StoreError:
+            except StoreError as error:
                 # The decision is stored and shown; the match is recorded once the store is
                 # back, by the table's loop (as after a restart).
-                log.warning("table %s: recording the match failed; trying again", room.id, exc_info=True)
+                log.warning("table %s: recording the match failed (%s); trying again", room.id, error)
                 self._drive(room)
 
     def _log(self, room: Room, events: Sequence[Event]) -> None:
@@ -1515,14 +1571,17 @@ def _looks_like_a_bot(name: str) -> bool:
     return _BOT_WORD.match(plain.casefold().translate(_BOT_LOOKALIKES)) is not None
 
 
-def listed(status: str, seats: Sequence[Seat], connected: Sequence[bool] | None = None) -> bool:
+def listed(
+    status: str, seats: Sequence[Seat], connected: Sequence[bool] | None = None, kept: Collection[int] = ()
+) -> bool:
     """Whether the lobby lists a table: in play, or open with a seat anyone may take and, when
     ``connected`` (by seat) is known, not deserted: an open table whose seated people have all
     gone is left out (still joinable by its link), since whoever took a seat there would start a
     match against their stand-in bots.  It closes ten minutes after they went."""
     if status == "playing":
         return True
-    if status != "open" or not any(seat.kind == "open" for seat in seats):
+    # A seat kept for someone (a rematch's) is not one anyone may take.
+    if status != "open" or not any(seat.kind == "open" and n not in kept for n, seat in enumerate(seats)):
         return False
     if connected is None:
         return True

@@ -264,7 +264,8 @@ function tablesPanel(app) {
           "ul",
           { class: "table-list" },
           rows.map((table) => {
-            const open = table.status === "open" && table.seats.some((seat) => seat.kind === "open");
+            // A seat kept for someone (a rematch's, for a while) is not one to take.
+            const open = table.status === "open" && table.seats.some((seat) => seat.kind === "open" && !seat.kept_for);
             // A seat of yours (left during the match, or before it began): join it again.
             const me = app.player?.name?.toLowerCase();
             const mine = table.seats.some((seat) => seat.kind === "person" && seat.name?.toLowerCase() === me);
@@ -276,7 +277,9 @@ function tablesPanel(app) {
                 {},
                 h("strong", {}, t(`rules_${table.rules}`)),
                 ` · ${t(`status_${table.status}`)} · `,
-                table.seats.map((seat) => (seat.name ? isolate(playerName(seat.name)) : t("open_seat"))).join(", "),
+                table.seats
+                  .map((seat) => (seat.name ? isolate(playerName(seat.name)) : seat.kept_for ? t("kept_seat", { name: seat.kept_for }) : t("open_seat")))
+                  .join(", "),
               ),
               h(
                 "div",

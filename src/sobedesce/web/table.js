@@ -29,7 +29,9 @@ function positionOf(positions, seat) {
 function seatName(table, seat) {
   const entry = table.info?.seats?.[seat];
   if (!entry) return t("seat_n", { n: seat + 1 });
-  return entry.name ? playerName(entry.name) : t("open_seat");
+  if (entry.name) return playerName(entry.name);
+  // A rematch's seat kept for the person who sat there at the match before.
+  return entry.kept_for ? t("kept_seat", { name: entry.kept_for }) : t("open_seat");
 }
 
 const myTurn = (table) => {
