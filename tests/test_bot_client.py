@@ -236,3 +236,47 @@ def test_a_bot_that_breaks_the_rules_is_said_to_as_the_arena_says_it(server: Ser
     assert re.fullmatch(
         r"sobedesce bot: bot brokenbots:IllegalBot broke the rules: [2-7AKJQ][SHDC] is illegal: \S.+", line
     ), line
+
+
+def test_a_bot_comes_back_after_the_server_restarts(tmp_path: Path) -> None:
+    """The server stopped and started again mid-match (same address, same store): the client
+    connects again and takes its seat back from the last event it saw, says so, and plays the
+    match to its end with the person who came back too.  (Tried by hand before; the server of
+    the other tests starts on a new port each time, so this one is given a port of its own.)"""
+    name = unique_name("Br")
+    port = free_port()
+    with ServerProcess(tmp_path, extra=["--port", str(port)]) as server:
+
+        async def first() -> tuple[subprocess.Popen[str], GameClient, str]:
+            person = await GameClient.person(server, "ana")
+            table = await person.create(["you", "open", "easy", "easy"], rules="table")
+            client = subprocess.Popen(
+                bot_command(server.base, "--table", table["id"], "--bot", "basic", "--name", name),
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                text=True,
+            )
+            # Some way into the match: the bot has decided already.
+            await person.play(random.Random(21), stop=lambda c: (c.v or 0) >= 40)
+            await person.close()
+            return client, person, table["id"]
+
+        client, person, table = asyncio.run(first())
+        before = server.base
+        server.stop()
+        server.start()
+        assert server.base == before
+
+        async def after() -> GameClient:
+            back = await GameClient.person(server, "ana back", token=person.token)
+            await back.join(table, since=person.v)
+            await back.play(random.Random(22))
+            return back
+
+        back = asyncio.run(after())
+        out, err = client.communicate(timeout=MATCH_TIMEOUT)
+    assert client.returncode == 0, err
+    assert "Traceback" not in err
+    assert "the server is restarting; connecting again" in err, err
+    assert back.match_event is not None
+    assert match_line(out).startswith("match over: "), out
