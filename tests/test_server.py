@@ -1322,6 +1322,13 @@ def test_a_creator_closes_a_table_before_its_match_and_it_no_longer_counts(make_
         friend = await GameClient.person(server, "friend")
         made = [await host.create(["open", "open", "easy", "easy"], private=True) for _ in range(3)]
         await refused(host, {"type": "create", "seats": ["open", "open", "open", "easy"]}, "too_many_tables")
+        # Its creator's way back to each, private ones too: `yours` in the list (nobody else's).
+        await friend.create(["open", "easy", "easy", "easy"])
+        await host.send({"type": "list"})
+        yours = (await host.until_type("tables"))["yours"]
+        assert [(t["id"], t["invite"], t["created_by"]) for t in yours] == [
+            (m["id"], m["invite"], host.player["id"]) for m in made
+        ], yours
         # Not at the table: nothing to close.  Not its creator: refused.  Nothing changes.
         await refused(host, {"type": "close"}, "not_seated", naming="watch or join")
         first = made[0]["id"]
@@ -1336,6 +1343,8 @@ def test_a_creator_closes_a_table_before_its_match_and_it_no_longer_counts(make_
         assert (await friend.until_type("left")).get("reason") == "closed"
         await refused(friend, {"type": "join", "code": made[0]["invite"]}, "no_table")
         await refused(host, {"type": "close"}, "not_seated")
+        await host.send({"type": "list"})
+        assert [t["id"] for t in (await host.until_type("tables"))["yours"]] == [m["id"] for m in made[1:]]
         # No longer one of the three: a new table is made.
         fourth = await host.create(["you", "easy", "easy", "easy"])
         assert fourth["status"] in ("open", "playing"), fourth

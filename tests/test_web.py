@@ -1719,6 +1719,21 @@ def test_a_table_made_for_others_is_closed_by_its_creator(browser: Browser, serv
     expect(guest.locator("main .notice")).to_have_text(
         "The player who made this table closed it before its match began."
     )
+    # A private one made for others, once the lobby's notice shows another: "Tables you made"
+    # leads back to it (nothing did, and it counted among the three for ten minutes).
+    _create(host, ["open", "easy", "easy", "easy"], private=True)
+    expect(host.locator("#create .created")).to_contain_text("with no seat for you")
+    expect(host.locator("#yours li")).to_have_count(1)
+    first = host.locator("#yours li").get_attribute("data-table")
+    _create(host, ["open", "open", "easy", "easy"], private=True)
+    expect(host.locator("#yours li")).to_have_count(2)
+    expect(host.locator(f"#yours li[data-table='{first}']")).to_contain_text("private")
+    host.click(f"[data-key=yours-watch-{first}]")
+    expect(host.locator("#banner")).to_contain_text("You are watching this table")
+    host.click("[data-key=close-table]")
+    expect(host.locator("main .notice")).to_have_text("You closed the table.")
+    expect(host.locator("#yours li")).to_have_count(1)
+    expect(host.locator(f"#yours li[data-table='{first}']")).to_have_count(0)
     for page in (host, guest):
         page.context.close()
 
@@ -1738,6 +1753,9 @@ def test_one_with_no_name_watches_by_a_link_and_from_the_lobby(browser: Browser,
     assert friend.evaluate("window.sobedesce.state.seat") is None
     assert "hand" not in friend.evaluate("window.sobedesce.state.state")
     expect(friend.locator("#name")).to_have_count(0)
+    # Connected, and not told otherwise (with no name, "Not connected" showed all along).
+    expect(friend.locator("#conn")).to_have_text("Connected")
+    expect(friend.locator("#problem")).not_to_have_class(re.compile(r"\boffline\b"))
     expect(host.locator("#table")).to_be_visible()
     # The lobby, still with no name: the name form, and the table in play to watch.
     friend.click("[data-key=leave]")
@@ -2069,6 +2087,13 @@ def test_a_rematch_asked_by_another_person_is_offered_and_taken(browser: Browser
     stranger.goto(f"{server}#/watch/{offers[0]['next']}")
     me = page.evaluate("window.sobedesce.state.player")
     expect(stranger.locator(".seat[data-seat='0'] .name")).to_have_text(f"kept for \u2068{me}\u2069")
+    # And one who would sit there is told why not (it read "has begun without you").
+    stranger.goto(server)
+    register(stranger, person())
+    stranger.goto(f"{server}#/table/{offers[0]['next']}")
+    expect(stranger.locator("#table-notice")).to_have_text(
+        re.compile(r"^The open seats are kept for the players of the last match, for \d+ s more: try again then\.$")
+    )
     stranger.context.close()
     page.click("#play-again")
     page.wait_for_function("id => window.sobedesce.state.table?.id === id", arg=offers[0]["next"])

@@ -703,7 +703,10 @@ async def _handle(
         return
     if isinstance(message, ListTables):
         listed = await cluster.list_tables() if cluster is not None else tables.list_tables()
-        client.send({"type": "tables", "tables": listed})
+        answer: dict[str, Any] = {"type": "tables", "tables": listed}
+        if client.player is not None:
+            answer["yours"] = await tables.yours(client.player.id)
+        client.send(answer)
         return
     # Looking on needs no name (a link to watch sent to a friend): everything that seats or
     # decides does.

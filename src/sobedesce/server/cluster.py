@@ -222,6 +222,14 @@ class Cluster:
         info = (await self.bus.tables([table_id])).get(table_id) if row.status in ("open", "playing") else None
         return self._listing(row, info)
 
+    async def describe(self, rows: list[TableRow]) -> list[dict[str, Any]]:
+        """The public facts of stored tables, whichever process holds them (``Tables.yours``)."""
+        live = await self.bus.tables([r.id for r in rows if r.id not in self.tables.rooms])
+        return [
+            self.tables.described(row) if row.id in self.tables.rooms else self._listing(row, live.get(row.id))
+            for row in rows
+        ]
+
     def _listing(self, row: TableRow, live: dict[str, Any] | None) -> dict[str, Any]:
         """A table's public facts: its owner's live ones (from the bus) when it has an owner,
         else the stored row's; the status and version always the store's, or newer."""

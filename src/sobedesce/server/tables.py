@@ -526,6 +526,28 @@ class Tables:
         infos = [(room, room.public()) for room in self.rooms.values() if not room.private]
         return [info for room, info in infos if listed(room.status, room.seats, seats_connected(info), room.kept)]
 
+    async def yours(self, player_id: int) -> list[dict[str, Any]]:
+        """The tables a player made that are open or in play, private ones included, each with
+        its invitation: the lobby lists them to their creator, who had no way back to a private
+        one made for others once the page forgot it, to watch it or close it."""
+        rows = await self.read(self.store.tables, ("open", "playing"), player_id)
+        infos: list[dict[str, Any]]
+        if self.cluster is not None:
+            infos = await self.cluster.describe(rows)
+        else:
+            infos = [self.described(row) for row in rows]
+        for row, info in zip(rows, infos, strict=True):
+            info["invite"] = row.invite_code
+        return infos
+
+    def described(self, row: TableRow) -> dict[str, Any]:
+        """A stored table's public facts: its room's if this process holds it, else the row's."""
+        room = self.rooms.get(row.id)
+        if room is None:
+            room = self._room_of(row)
+            room.version = row.version
+        return room.public()
+
     async def create(
         self,
         player: Player,

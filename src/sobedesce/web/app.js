@@ -100,12 +100,13 @@ export function nextId(prefix) {
   return `${prefix}${app.requests}-${Date.now().toString(36)}`;
 }
 
-// Whether decisions can reach the server now.
-export const online = () => app.connection.status === "open" && app.authed;
-
 // One with no name yet may look on: the open tables listed, a table watched (the server
 // answers `list` and `watch` before `hello`); a name is asked for only to sit down.
 const nameless = () => !app.player?.token;
+
+// Whether the server hears this page now: the connection open and, with a name, the name
+// said (a spectator with none was told "Not connected" all along).
+export const online = () => app.connection.status === "open" && (app.authed || nameless());
 const listed = () => app.authed || nameless();
 
 // Leave the table: before the match the seat opens again; during it a bot plays the seat
@@ -415,8 +416,9 @@ const handlers = {
       return;
     }
     setCreated(table);
-    // A public one is in the open tables now: asked at once, not at the next refresh (10 s).
-    if (!table.private) send({ type: "list" });
+    // In the lists now (a public one among the tables, any among yours): asked at once, not
+    // at the next refresh (10 s).
+    send({ type: "list" });
     render();
   },
   joined(message) {
@@ -466,8 +468,10 @@ const handlers = {
   tables(message) {
     // Asked every 10 s: the same list again draws nothing again. The lobby drawn anew closed
     // a seat's list of choices the person had open, every 10 s.
-    if (JSON.stringify(message.tables) === JSON.stringify(app.lobby.tables)) return;
+    const yours = message.yours ?? [];
+    if (JSON.stringify(message.tables) === JSON.stringify(app.lobby.tables) && JSON.stringify(yours) === JSON.stringify(app.lobby.yours ?? [])) return;
     app.lobby.tables = message.tables;
+    app.lobby.yours = yours;
     redrawPanel(app, "tables");
   },
   left(message) {

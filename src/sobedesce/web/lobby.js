@@ -247,8 +247,52 @@ function createdLink(table) {
   );
 }
 
+// The seats of a listed table, as a line: "Ana, open seat, Bot 1 (easy), kept for Rui".
+function seatsLine(table) {
+  return table.seats
+    .map((seat) => (seat.name ? isolate(playerName(seat.name)) : seat.kept_for ? t("kept_seat", { name: seat.kept_for }) : t("open_seat")))
+    .join(", ");
+}
+
+// The tables this player made that are open or in play, private ones too (the server's
+// `yours`): a private table made for others had no way back once the lobby forgot its link,
+// and it counted among the player's three until it closed by itself.
+function yoursList(app) {
+  const yours = app.lobby.yours ?? [];
+  if (yours.length === 0) return null;
+  const me = app.player?.name?.toLowerCase();
+  return h(
+    "div",
+    { class: "yours", id: "yours" },
+    h("h3", {}, t("yours_title")),
+    h("p", { class: "help" }, t("yours_help")),
+    h(
+      "ul",
+      { class: "table-list" },
+      yours.map((table) => {
+        const seated = table.seats.some((seat) => seat.kind === "person" && seat.name?.toLowerCase() === me);
+        const code = table.invite ? `?code=${encodeURIComponent(table.invite)}` : "";
+        return h(
+          "li",
+          { "data-table": table.id },
+          h("div", {}, h("strong", {}, t(`rules_${table.rules}`)), ` · ${t(table.private ? "private" : "public")} · ${t(`status_${table.status}`)} · `, seatsLine(table)),
+          h(
+            "div",
+            { class: "row" },
+            seated
+              ? h("a", { class: "button primary", href: `#/table/${table.id}${code}`, "data-key": `yours-back-${table.id}` }, t("back_to_this"))
+              : h("a", { class: "button", href: watchHash(table.id, table.invite), "data-key": `yours-watch-${table.id}` }, t("watch")),
+          ),
+        );
+      }),
+    ),
+  );
+}
+
 function tablesPanel(app) {
-  const rows = app.lobby.tables;
+  // A public table of one's own is under "Tables you made", not twice.
+  const own = new Set((app.lobby.yours ?? []).map((table) => table.id));
+  const rows = app.lobby.tables.filter((table) => !own.has(table.id));
   return h(
     "section",
     { class: "panel", id: "tables", "aria-labelledby": "tables-title" },
@@ -258,6 +302,7 @@ function tablesPanel(app) {
       h("h2", { id: "tables-title" }, t("tables_title")),
       h("button", { type: "button", "data-key": "refresh", onclick: () => send({ type: "list" }) }, t("refresh")),
     ),
+    yoursList(app),
     rows.length === 0
       ? h("p", { class: "help" }, t("no_tables"))
       : h(
@@ -277,9 +322,7 @@ function tablesPanel(app) {
                 {},
                 h("strong", {}, t(`rules_${table.rules}`)),
                 ` · ${t(`status_${table.status}`)} · `,
-                table.seats
-                  .map((seat) => (seat.name ? isolate(playerName(seat.name)) : seat.kept_for ? t("kept_seat", { name: seat.kept_for }) : t("open_seat")))
-                  .join(", "),
+                seatsLine(table),
               ),
               h(
                 "div",

@@ -72,10 +72,15 @@ export function errorText({ code, message = "", retry_after: retryAfter }) {
       return found(NAME_ERRORS) ?? t("err_bad_name");
     case "name_taken":
       return t("err_name_taken");
-    case "table_full":
+    case "table_full": {
       if (/no seat is open/.test(message)) return t("table_no_seat");
+      const kept = /kept for the players of the match before, for (\d+) s more/.exec(message);
+      if (kept) return t("err_seats_kept", { n: Number(kept[1]) });
       return /private/.test(message) ? t("late_private") : t("late_public");
+    }
     case "seat_taken": {
+      const keptFor = /is kept for (.*), who sat there at the match before, for (\d+) s more/.exec(message);
+      if (keptFor) return t("err_seat_kept", { name: keptFor[1], n: Number(keptFor[2]) });
       const mine = /already sit at seat (\d+)/.exec(message);
       return mine ? t("err_already_seated", { n: Number(mine[1]) + 1 }) : t("err_seat_taken");
     }

@@ -352,7 +352,8 @@ function waitingPanel(table) {
   // "Waiting for players to sit down…" is the banner's: said once.
   if (!info) return h("p", { class: "waiting" });
   const link = info.invite ? `${location.origin}/#/join/${info.invite}` : `${location.origin}/#/table/${info.id}`;
-  const open = info.seats.some((seat) => seat.kind === "open");
+  // A seat kept for someone (a rematch's) is not one to invite anyone else to.
+  const open = info.seats.some((seat) => seat.kind === "open" && !seat.kept_for);
   return h(
     "div",
     { class: "waiting" },
