@@ -1524,6 +1524,7 @@ def test_the_http_api(make_server: MakeServer) -> None:
             "/api/tables/{table_id}",
             "/api/leaderboard",
             "/api/players/{name}/history",
+            "/api/matches",
             "/api/matches/{match_id}",
             "/api/matches/{match_id}/record",
             "/api/health",
@@ -1631,6 +1632,60 @@ def test_the_http_api(make_server: MakeServer) -> None:
         assert http.get(f"/api/matches/{finished['match_id']}").json()["players"][0] == player["name"]
         assert http.get(f"/api/tables/{table['id']}").json()["status"] == "finished"
         assert all(t["id"] != table["id"] for t in http.get("/api/tables").json())
+
+
+def test_a_club_page_reads_the_matches_a_weeks_ranking_and_pages_of_history(make_server: MakeServer) -> None:
+    """What a club's page needs from the API: the list of matches (with what each was), the
+    ranking of matches since a date, a player's history page by page, a name with a "/" in
+    it, and reading all this from another site's page (CORS for simple GETs)."""
+    server = make_server(settings={"pace": 0})
+    name = f"Ana/{uuid.uuid4().hex[:6]}"
+
+    async def three_matches() -> None:
+        first = await GameClient.person(server, "ana", name=name)
+        await first.close()
+        for n in range(3):  # a connection a match (a client keeps one table's events)
+            person = await GameClient.person(server, f"ana {n}", token=first.token)
+            await person.quick("classic", "easy")
+            await person.play(random.Random(n))
+            await finished_table(person)
+            await person.close()
+
+    run(three_matches())
+    with server.http() as http:
+        listed = http.get("/api/matches").json()
+        assert [m["match"] for m in listed] == [3, 2, 1], listed
+        for entry in listed:
+            assert entry["rules"] == "classic" and entry["with_bots"] is True and entry["rounds"] >= 1
+            assert sum(entry["riscos"]) == 0 and entry["players"][0] == name and len(entry["scores"]) == 4
+            assert entry["winners"] and all(entry["scores"][w] <= 0 for w in entry["winners"])
+        assert [m["match"] for m in http.get("/api/matches", params={"before": 3, "limit": 1}).json()] == [2]
+        # A name with a "/": its history is found (it was "no such path").
+        quoted = name.replace("/", "%2F")
+        history = http.get(f"/api/players/{quoted}/history", params={"limit": 2})
+        assert history.status_code == 200 and [h["match"] for h in history.json()] == [3, 2], history.text
+        after = http.get(f"/api/players/{quoted}/history", params={"before": 2}).json()
+        assert [h["match"] for h in after] == [1]
+        # Since a moment: the matches finished then or later (a week's ranking).
+        board = http.get("/api/leaderboard", params={"among": "bots", "since": "2000-01-01"}).json()
+        assert [row["played"] for row in board if row["player"] == name] == [3]
+        assert http.get("/api/leaderboard", params={"among": "bots", "since": "2999-01-01T00:00:00Z"}).json() == []
+        assert http.get("/api/leaderboard", params={"since": "last week"}).status_code == 422
+        # Another site's page may read what anyone may (no credentials; no token sent).
+        cross = http.get("/api/matches", headers={"Origin": "https://club.example"})
+        assert cross.headers.get("access-control-allow-origin") == "*"
+        preflight = http.options(
+            "/api/me",
+            headers={
+                "Origin": "https://club.example",
+                "Access-Control-Request-Method": "GET",
+                "Access-Control-Request-Headers": "authorization",
+            },
+        )
+        assert preflight.status_code == 400, preflight.text  # a token is never sent from another site
+        for odd in (".", ".."):
+            refusal = http.post("/api/players", json={"name": odd})
+            assert refusal.status_code == 400 and refusal.json()["code"] == "bad_name", refusal.text
 
 
 def test_an_http_body_over_64_kib_is_refused_unread(make_server: MakeServer) -> None:

@@ -14,6 +14,7 @@ import time
 import uuid
 from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from importlib import resources
 from typing import Annotated, Any, Literal
 from urllib.parse import urlsplit
@@ -21,6 +22,7 @@ from urllib.parse import urlsplit
 from fastapi import Body, Depends, FastAPI, Header, Query, Request, WebSocket, WebSocketDisconnect
 from fastapi.encoders import jsonable_encoder
 from fastapi.exceptions import RequestValidationError
+from fastapi.middleware.cors import CORSMiddleware
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field
@@ -297,6 +299,10 @@ def create_app(
         lifespan=lifespan,
     )
     app.add_middleware(_BodyCheck, limit=MAX_MESSAGE_BYTES)
+    # What anyone may read (the leaderboard, the matches, their records, the open tables) may
+    # be read by another site's page too (a club's own page): simple GETs from any origin, with
+    # no credentials and no other header (a token's Authorization is refused at the preflight).
+    app.add_middleware(CORSMiddleware, allow_origins=["*"], allow_methods=["GET"], allow_credentials=False)
 
     def tables() -> Tables:
         return tables_holder["tables"]
@@ -364,13 +370,19 @@ def create_app(
     async def me(player: Any = signed_in) -> dict[str, Any]:
         return {"id": player.id, "name": player.name}
 
-    @app.get("/api/players/{name}/history", tags=["players"], responses=_refusals(404))
-    async def history(name: str, limit: Annotated[int, Query(ge=1, le=200)] = 50) -> list[dict[str, Any]]:
-        """A player's finished matches, newest first."""
+    # `:path`: a name may hold a "/" (sent as %2F, which the server decodes before routing).
+    @app.get("/api/players/{name:path}/history", tags=["players"], responses=_refusals(404))
+    async def history(
+        name: str,
+        limit: Annotated[int, Query(ge=1, le=200)] = 50,
+        before: Annotated[int | None, Query(ge=1, le=2**62)] = None,
+    ) -> list[dict[str, Any]]:
+        """A player's finished matches, newest first; ``before``: only those whose match id is
+        lower (the next page: the last one's ``match``)."""
         player = await tables().read(store.player_by_name, name)
         if player is None:
             raise ServerError("no_player", f"no player {shown(name)}")
-        entries = await tables().read(store.history, player.id, limit)
+        entries = await tables().read(store.history, player.id, limit, before)
         return [
             {
                 "match": e.match_id,
@@ -390,10 +402,16 @@ def create_app(
 
     @app.get("/api/leaderboard", tags=["ranking"], responses=_refusals())
     async def leaderboard(
-        among: Literal["people", "bots", "all"] = "people", limit: Annotated[int, Query(ge=1, le=500)] = 50
+        among: Literal["people", "bots", "all"] = "people",
+        limit: Annotated[int, Query(ge=1, le=500)] = 50,
+        since: datetime | None = None,
     ) -> list[dict[str, Any]]:
-        """Riscos and rating: ``people`` counts matches among people only, ``bots`` those with bots."""
-        rows = await tables().read(store.leaderboard, among=among, limit=limit)
+        """Riscos and rating: ``people`` counts matches among people only, ``bots`` those with bots;
+        ``since`` (an ISO date or time, UTC unless it says), only the matches finished then or
+        later.  The rating is each player's one rating, of all their matches."""
+        if since is not None and since.tzinfo is None:
+            since = since.replace(tzinfo=UTC)
+        rows = await tables().read(store.leaderboard, among=among, limit=limit, since=since)
         return [
             {"player": r.player, "riscos": r.riscos, "played": r.played, "won": r.won, "rating": round(r.rating, 2)}
             for r in rows
@@ -441,6 +459,29 @@ def create_app(
         if text is None:
             raise ServerError("no_match", f"no finished match {shown(match_id)}")
         return text
+
+    @app.get("/api/matches", tags=["matches"], responses=_refusals())
+    async def matches(
+        limit: Annotated[int, Query(ge=1, le=200)] = 50,
+        before: Annotated[int | None, Query(ge=1, le=2**62)] = None,
+    ) -> list[dict[str, Any]]:
+        """The finished matches, newest first; ``before``: only those whose id is lower."""
+        entries = await tables().read(store.matches, limit, before)
+        return [
+            {
+                "match": e.match_id,
+                "table": e.table_id,
+                "rules": e.rules,
+                "finished_at": e.finished_at.isoformat(),
+                "rounds": e.rounds,
+                "with_bots": e.with_bots,
+                "players": e.players,
+                "scores": e.scores,
+                "riscos": e.riscos,
+                "winners": e.winners,
+            }
+            for e in entries
+        ]
 
     @app.get("/api/matches/{match_id}", tags=["matches"], responses=_refusals(404))
     async def match_summary(match_id: int) -> dict[str, Any]:

@@ -152,6 +152,22 @@ class HistoryEntry:
     scores: list[int]
 
 
+@dataclass(frozen=True)
+class MatchEntry:
+    """A finished match as the list of matches shows it (``Store.matches``)."""
+
+    match_id: int
+    table_id: str
+    rules: str
+    finished_at: datetime
+    rounds: int
+    with_bots: bool
+    players: list[str]
+    scores: list[int]
+    riscos: list[float]
+    winners: list[int]
+
+
 class _UTCDateTime(sa.TypeDecorator[datetime]):
     """A timestamp written in UTC and read back aware, in UTC: SQLite keeps no zone, PostgreSQL its own.
 
@@ -263,6 +279,12 @@ t_match_seats = sa.Table(
 
 def _now() -> datetime:
     return datetime.now(UTC)
+
+
+def _whole(value: float) -> float:
+    """A stored float as the core gives riscos: an ``int`` when whole."""
+    number = float(value)
+    return int(number) if number.is_integer() else number
 
 
 def _dumps(value: Any) -> str:
@@ -896,10 +918,12 @@ class Store:
             )
         return match_id
 
-    def leaderboard(self, *, among: str = "people", limit: int = 50) -> list[Standing]:
+    def leaderboard(self, *, among: str = "people", limit: int = 50, since: datetime | None = None) -> list[Standing]:
         """People ranked by their riscos, then rating.
 
-        ``among`` picks the matches counted: "people" (no bot at the table), "bots" (some bot), or "all".
+        ``among`` picks the matches counted: "people" (no bot at the table), "bots" (some bot), or "all";
+        ``since``, only the matches finished then or later (a week's ranking).  The rating is
+        the player's one rating, of every match.
         """
         won = sa.func.sum(sa.case((t_match_seats.c.won, 1), else_=0))
         riscos = sa.func.sum(t_match_seats.c.riscos)
@@ -918,6 +942,8 @@ class Store:
             .order_by(riscos.desc(), (t_players.c.mu - 3 * t_players.c.sigma).desc(), t_players.c.name)
             .limit(limit)
         )
+        if since is not None:
+            query = query.where(t_matches.c.finished_at >= since)
         if among == "people":
             query = query.where(sa.not_(t_matches.c.with_bots))
         elif among == "bots":
@@ -938,9 +964,57 @@ class Store:
                 for row in connection.execute(query)
             ]
 
-    def history(self, player_id: int, limit: int = 50) -> list[HistoryEntry]:
+    def matches(self, limit: int = 50, before: int | None = None) -> list[MatchEntry]:
+        """The finished matches, newest first (``before``: only those whose id is lower), each
+        with its players by seat, final scores, riscos and winners."""
+        query = sa.select(
+            t_matches.c.id,
+            t_matches.c.table_id,
+            t_matches.c.rules,
+            t_matches.c.finished_at,
+            t_matches.c.rounds,
+            t_matches.c.with_bots,
+        )
+        if before is not None:
+            query = query.where(t_matches.c.id < before)
+        query = query.order_by(t_matches.c.id.desc()).limit(limit)
+        with self._transaction() as connection:
+            rows = connection.execute(query).all()
+            seats = connection.execute(
+                sa.select(
+                    t_match_seats.c.match_id,
+                    t_match_seats.c.score,
+                    t_match_seats.c.riscos,
+                    t_match_seats.c.won,
+                    t_players.c.name,
+                )
+                .select_from(t_match_seats.join(t_players))
+                .where(t_match_seats.c.match_id.in_([row.id for row in rows]))
+                .order_by(t_match_seats.c.match_id, t_match_seats.c.seat)
+            ).all()
+        by_match: dict[int, list[Any]] = {}
+        for seat in seats:
+            by_match.setdefault(seat.match_id, []).append(seat)
+        return [
+            MatchEntry(
+                match_id=row.id,
+                table_id=row.table_id,
+                rules=row.rules,
+                finished_at=row.finished_at,
+                rounds=row.rounds,
+                with_bots=bool(row.with_bots),
+                players=[s.name for s in by_match.get(row.id, [])],
+                scores=[s.score for s in by_match.get(row.id, [])],
+                riscos=[_whole(s.riscos) for s in by_match.get(row.id, [])],
+                winners=[n for n, s in enumerate(by_match.get(row.id, [])) if s.won],
+            )
+            for row in rows
+        ]
+
+    def history(self, player_id: int, limit: int = 50, before: int | None = None) -> list[HistoryEntry]:
         """A player's finished matches, newest first, each once: a bot that sat at several seats
-        of a match (three ``Bot (easy)``) is listed at the first of them."""
+        of a match (three ``Bot (easy)``) is listed at the first of them.  ``before``: only the
+        matches whose id is lower (the next page: a match's id grows with the time it ended)."""
         first = (
             sa.select(t_match_seats.c.match_id, sa.func.min(t_match_seats.c.seat).label("seat"))
             .where(t_match_seats.c.player_id == player_id)
@@ -966,6 +1040,7 @@ class Store:
                 )
             )
             .where(t_match_seats.c.player_id == player_id)
+            .where(t_matches.c.id < before if before is not None else sa.true())
             .order_by(t_matches.c.finished_at.desc(), t_matches.c.id.desc())
             .limit(limit)
         )

@@ -1566,6 +1566,9 @@ def check_name(name: str) -> str:
         raise ServerError("bad_name", f"a name is written in plain characters: this one reads as {shown(plain)}")
     if _looks_like_a_bot(clean):
         raise ServerError("bad_name", "names starting with 'Bot' are kept for the bots")
+    if clean in (".", ".."):
+        # An address /api/players/../history is rewritten by every client before it is sent.
+        raise ServerError("bad_name", "a name may not be '.' or '..'")
     return clean
 
 
