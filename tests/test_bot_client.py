@@ -38,6 +38,11 @@ def bot_command(url: str, *args: str) -> list[str]:
     return [sys.executable, "-m", "sobedesce", "bot", url, *args]
 
 
+def start_bot(url: str, *args: str) -> subprocess.Popen[str]:
+    """The client started, its output kept to be read when it ends."""
+    return subprocess.Popen(bot_command(url, *args), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+
 def run_bot(url: str, *args: str, timeout: float = MATCH_TIMEOUT) -> subprocess.CompletedProcess[str]:
     return subprocess.run(bot_command(url, *args), capture_output=True, text=True, timeout=timeout)
 
@@ -95,12 +100,7 @@ def test_a_bot_takes_the_open_seat_of_a_persons_table(server: ServerProcess) -> 
     async def scenario() -> tuple[subprocess.Popen[str], GameClient]:
         person = await GameClient.person(server, "ana")
         table = await person.create(["you", "open", "easy", "easy"], rules="classic")
-        client = subprocess.Popen(
-            bot_command(server.base, "--table", table["id"], "--bot", "basic", "--name", name),
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-        )
+        client = start_bot(server.base, "--table", table["id"], "--bot", "basic", "--name", name)
         # The match starts once the bot has taken its seat; the person plays it to the end.
         await person.play(random.Random(11))
         return client, person
@@ -250,12 +250,7 @@ def test_a_bot_comes_back_after_the_server_restarts(tmp_path: Path) -> None:
         async def first() -> tuple[subprocess.Popen[str], GameClient, str]:
             person = await GameClient.person(server, "ana")
             table = await person.create(["you", "open", "easy", "easy"], rules="table")
-            client = subprocess.Popen(
-                bot_command(server.base, "--table", table["id"], "--bot", "basic", "--name", name),
-                stdout=subprocess.PIPE,
-                stderr=subprocess.PIPE,
-                text=True,
-            )
+            client = start_bot(server.base, "--table", table["id"], "--bot", "basic", "--name", name)
             # Some way into the match: the bot has decided already.
             await person.play(random.Random(21), stop=lambda c: (c.v or 0) >= 40)
             await person.close()

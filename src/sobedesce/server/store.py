@@ -281,6 +281,27 @@ def _now() -> datetime:
     return datetime.now(UTC)
 
 
+def _seats_of(connection: Connection, match_ids: list[int]) -> dict[int, list[Any]]:
+    """The seats of these matches in seat order, by match: each with the player's ``name``, and
+    ``score``, ``riscos`` and ``won``."""
+    seats = connection.execute(
+        sa.select(
+            t_match_seats.c.match_id,
+            t_match_seats.c.score,
+            t_match_seats.c.riscos,
+            t_match_seats.c.won,
+            t_players.c.name,
+        )
+        .select_from(t_match_seats.join(t_players))
+        .where(t_match_seats.c.match_id.in_(sorted(set(match_ids))))
+        .order_by(t_match_seats.c.match_id, t_match_seats.c.seat)
+    ).all()
+    by_match: dict[int, list[Any]] = {}
+    for seat in seats:
+        by_match.setdefault(seat.match_id, []).append(seat)
+    return by_match
+
+
 def _whole(value: float) -> float:
     """A stored float as the core gives riscos: an ``int`` when whole."""
     number = float(value)
@@ -980,21 +1001,7 @@ class Store:
         query = query.order_by(t_matches.c.id.desc()).limit(limit)
         with self._transaction() as connection:
             rows = connection.execute(query).all()
-            seats = connection.execute(
-                sa.select(
-                    t_match_seats.c.match_id,
-                    t_match_seats.c.score,
-                    t_match_seats.c.riscos,
-                    t_match_seats.c.won,
-                    t_players.c.name,
-                )
-                .select_from(t_match_seats.join(t_players))
-                .where(t_match_seats.c.match_id.in_([row.id for row in rows]))
-                .order_by(t_match_seats.c.match_id, t_match_seats.c.seat)
-            ).all()
-        by_match: dict[int, list[Any]] = {}
-        for seat in seats:
-            by_match.setdefault(seat.match_id, []).append(seat)
+            by_match = _seats_of(connection, [row.id for row in rows])
         return [
             MatchEntry(
                 match_id=row.id,
@@ -1046,17 +1053,7 @@ class Store:
         )
         with self._transaction() as connection:
             entries = connection.execute(mine).all()
-            seats = connection.execute(
-                sa.select(t_match_seats.c.match_id, t_match_seats.c.score, t_players.c.name)
-                .select_from(t_match_seats.join(t_players))
-                .where(t_match_seats.c.match_id.in_(sorted({entry.match_id for entry in entries})))
-                .order_by(t_match_seats.c.match_id, t_match_seats.c.seat)
-            ).all()
-        names: dict[int, list[str]] = {}
-        scores: dict[int, list[int]] = {}
-        for seat in seats:
-            names.setdefault(seat.match_id, []).append(seat.name)
-            scores.setdefault(seat.match_id, []).append(seat.score)
+            by_match = _seats_of(connection, [entry.match_id for entry in entries])
         return [
             HistoryEntry(
                 match_id=entry.match_id,
@@ -1068,8 +1065,8 @@ class Store:
                 riscos=float(entry.riscos),
                 won=bool(entry.won),
                 with_bots=bool(entry.with_bots),
-                players=names[entry.match_id],
-                scores=scores[entry.match_id],
+                players=[seat.name for seat in by_match[entry.match_id]],
+                scores=[seat.score for seat in by_match[entry.match_id]],
             )
             for entry in entries
         ]
