@@ -1727,6 +1727,8 @@ def test_a_table_made_for_others_is_closed_by_its_creator(browser: Browser, serv
     first = host.locator("#yours li").get_attribute("data-table")
     _create(host, ["open", "open", "easy", "easy"], private=True)
     expect(host.locator("#yours li")).to_have_count(2)
+    # The others' tables under a heading of their own (they read as more of one's own).
+    expect(host.locator("#tables h3")).to_have_text(["Tables you made", "Other tables"])
     expect(host.locator(f"#yours li[data-table='{first}']")).to_contain_text("private")
     host.click(f"[data-key=yours-watch-{first}]")
     expect(host.locator("#banner")).to_contain_text("You are watching this table")

@@ -303,8 +303,10 @@ function tablesPanel(app) {
       h("button", { type: "button", "data-key": "refresh", onclick: () => send({ type: "list" }) }, t("refresh")),
     ),
     yoursList(app),
+    // Under the player's own tables, the others are headed apart (they read as more of one's own).
+    own.size > 0 && h("h3", {}, t("others_title")),
     rows.length === 0
-      ? h("p", { class: "help" }, t("no_tables"))
+      ? h("p", { class: "help" }, own.size > 0 ? t("no_other_tables") : t("no_tables"))
       : h(
           "ul",
           { class: "table-list" },
