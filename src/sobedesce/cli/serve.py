@@ -146,16 +146,14 @@ def run(args: argparse.Namespace) -> int:
 
     if args.db and args.data:
         return fail("give --db or --data, not both")
-    if args.forwarded_allow_ips is not None:
-        bad = _not_addresses(args.forwarded_allow_ips)
-        if bad is not None:
-            return fail(f"--forwarded-allow-ips takes addresses or networks, comma-separated, or '*', not {bad!r}")
-    elif os.environ.get("FORWARDED_ALLOW_IPS") is not None:
-        # Read by uvicorn when the option is not given: checked as the option is (it was taken
-        # as it came, and a mistyped entry trusted no proxy without a word).
-        bad = _not_addresses(os.environ["FORWARDED_ALLOW_IPS"])
-        if bad is not None:
-            return fail(f"$FORWARDED_ALLOW_IPS takes addresses or networks, comma-separated, or '*', not {bad!r}")
+    # The option, else the variable uvicorn reads without it (taken as it came before, so a
+    # mistyped entry trusted no proxy without a word): checked alike.
+    proxies, source = args.forwarded_allow_ips, "--forwarded-allow-ips"
+    if proxies is None:
+        proxies, source = os.environ.get("FORWARDED_ALLOW_IPS"), "$FORWARDED_ALLOW_IPS"
+    bad = _not_addresses(proxies) if proxies is not None else None
+    if bad is not None:
+        return fail(f"{source} takes addresses or networks, comma-separated, or '*', not {bad!r}")
     cluster = None
     if args.redis is None:
         given = [

@@ -126,7 +126,7 @@ class Bus:
                 # Expected while Redis is away: one line when it fails, one when it is back (a
                 # traceback a second filled the log of an outage).
                 if not failed:
-                    log.warning("the bus's subscription failed (%s); subscribing again", _reason(error))
+                    log.warning("the bus's subscription failed (%s); subscribing again", error_text(error))
                 failed = True
                 await asyncio.sleep(0.5)
                 continue
@@ -166,7 +166,7 @@ class Bus:
                             pipe.publish(channel, text)
                     results = await pipe.execute()
             except Exception as error:
-                log.warning("publishing %d messages failed (%s)", len(batch), _reason(error))
+                log.warning("publishing %d messages failed (%s)", len(batch), error_text(error))
                 for _, _, future in batch:
                     if future is not None and not future.done():
                         future.set_exception(BusError(f"cannot publish to Redis: {error}"))
@@ -223,7 +223,8 @@ class Bus:
             raise BusError(f"Redis at {_shown(self.url)} does not answer: {error}") from None
 
 
-def _reason(error: BaseException) -> str:
+def error_text(error: BaseException) -> str:
+    """An error in a log line: its type and, if it has one, its message."""
     return f"{type(error).__name__}: {error}" if str(error) else type(error).__name__
 
 

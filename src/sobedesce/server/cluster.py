@@ -27,7 +27,7 @@ import logging
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from .bus import Bus, BusError
+from .bus import Bus, BusError, error_text
 from .lease import Leases
 from .protocol import (
     Act,
@@ -597,17 +597,11 @@ class Cluster:
                 await self.sweep()
             except asyncio.CancelledError:
                 raise
-            except (StoreError, BusError, ConnectionError, OSError) as error:
-                # PostgreSQL or Redis away: expected, said in a line each time (with the redis
-                # client's own errors, which are ConnectionErrors and OSErrors).
-                log.warning(
-                    "the sweep failed (%s: %s); trying again in %.1f s", type(error).__name__, error, self.period
-                )
             except Exception as error:
-                if type(error).__module__.startswith("redis"):
-                    log.warning(
-                        "the sweep failed (%s: %s); trying again in %.1f s", type(error).__name__, error, self.period
-                    )
+                # PostgreSQL or Redis away is expected: said in a line each time (the redis
+                # client's own errors included); anything else is a bug, with its traceback.
+                if isinstance(error, (StoreError, BusError, OSError)) or type(error).__module__.startswith("redis"):
+                    log.warning("the sweep failed (%s); trying again in %.1f s", error_text(error), self.period)
                 else:
                     log.exception("the sweep failed")
 

@@ -1047,10 +1047,11 @@ class Store:
                 )
             )
             .where(t_match_seats.c.player_id == player_id)
-            .where(t_matches.c.id < before if before is not None else sa.true())
             .order_by(t_matches.c.finished_at.desc(), t_matches.c.id.desc())
             .limit(limit)
         )
+        if before is not None:
+            mine = mine.where(t_matches.c.id < before)
         with self._transaction() as connection:
             entries = connection.execute(mine).all()
             by_match = _seats_of(connection, [entry.match_id for entry in entries])

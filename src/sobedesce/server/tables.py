@@ -257,8 +257,7 @@ class Room:
     player id, name), for ``Settings.keep_for`` after it was made; in memory only (a table
     taken over or restored opens them to anyone)."""
     kept_timer: asyncio.TimerHandle | None = None
-    kept_until: float = 0.0
-    """When the seats stop being kept (the event loop's clock)."""
+    """Lets the kept seats go (its ``when()``: the moment they stop being kept)."""
 
     @property
     def people(self) -> list[int]:
@@ -765,12 +764,12 @@ class Tables:
             # A finished match is read back from the store: its end is shown as to a player who
             # sat there (kept in memory while someone watches it).
             room = await self._named("watch", table_id, code)
-            # A private table's creator knows its invitation: by its id alone it is theirs to watch.
-            invited = code is not None and code == room.invite_code if room is not None else False
-            mine = room is not None and client.player is not None and room.created_by == client.player.id
-            if room is None or (room.private and not invited and not mine):
-                if room is not None:
-                    self._forget_if_done(room)
+            # A private table is watched by its invitation, or by its creator, who knows it.
+            creator = client.player is not None and room is not None and room.created_by == client.player.id
+            if room is not None and room.private and code != room.invite_code and not creator:
+                self._forget_if_done(room)
+                room = None
+            if room is None:
                 raise ServerError("no_table", f"no table {shown(table_id)} to watch")
             await self._quit_open_table(client, room)
             self._attach(client, room, None, since)
@@ -1160,9 +1159,7 @@ class Tables:
             if number != asker and entry.kind == "person" and entry.player_id is not None
         }
         if new.kept:
-            loop = asyncio.get_running_loop()
-            new.kept_timer = loop.call_later(self.settings.keep_for, self._unkeep, new)
-            new.kept_until = loop.time() + self.settings.keep_for
+            new.kept_timer = asyncio.get_running_loop().call_later(self.settings.keep_for, self._unkeep, new)
 
     def _unkeep(self, room: Room) -> None:
         room.kept_timer = None
@@ -1173,7 +1170,9 @@ class Tables:
 
     @staticmethod
     def _kept_left(room: Room) -> int:
-        return max(1, math.ceil(room.kept_until - asyncio.get_running_loop().time()))
+        """Whole seconds until the kept seats go (asked only while some are kept)."""
+        assert room.kept_timer is not None
+        return max(1, math.ceil(room.kept_timer.when() - asyncio.get_running_loop().time()))
 
     async def _rematch_of(self, room: Room) -> tuple[str, str | None] | None:
         """The rematch already made of a finished table, with its invitation code, while it can
