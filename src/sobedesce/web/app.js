@@ -104,10 +104,13 @@ export function nextId(prefix) {
 // answers `list` and `watch` before `hello`); a name is asked for only to sit down.
 const nameless = () => !app.player?.token;
 
+// Whether the server answers this page: with a name, once it is said; with none, at once
+// (for what needs none).
+const listed = () => app.authed || nameless();
+
 // Whether the server hears this page now: the connection open and, with a name, the name
 // said (a spectator with none was told "Not connected" all along).
-export const online = () => app.connection.status === "open" && (app.authed || nameless());
-const listed = () => app.authed || nameless();
+export const online = () => app.connection.status === "open" && listed();
 
 // Leave the table: before the match the seat opens again; during it a bot plays the seat
 // until the person comes back (the lobby keeps offering the way back).
