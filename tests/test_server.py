@@ -1351,7 +1351,9 @@ def test_a_creator_closes_a_table_before_its_match_and_it_no_longer_counts(make_
         # No longer one of the three: a new table is made.
         fourth = await host.create(["you", "easy", "easy", "easy"])
         assert fourth["status"] in ("open", "playing"), fourth
-        # Once its match has begun, a table is not closed (a quick table starts at once).
+        # Once its match has begun, a table is not closed (a quick table starts at once).  The
+        # bots play until the host is to act; from then on nothing moves but by the host.
+        await host.reach(lambda c: c.my_turn, "the host to act")
         await refused(host, {"type": "close"}, "started", naming="begun")
         for client in (host, friend):
             await client.close()
