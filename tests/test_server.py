@@ -15,7 +15,7 @@ import random
 import signal
 import unicodedata
 import uuid
-from collections.abc import Callable, Iterator
+from collections.abc import Awaitable, Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -1155,6 +1155,66 @@ def test_a_clock_hands_a_slow_persons_turn_to_their_bot(make_server: MakeServer)
         await ana.act({"kind": "sit_out"}, v=v)
         await ana.until(lambda m: m["type"] == "table" and not m["table"]["seats"][0]["away"], what="seat 0 back")
         await stop_playing(bruno, playing)
+
+    run(scenario())
+
+
+def test_a_turns_clock_is_not_started_again_by_a_stale_decision_nor_by_coming_back(tmp_path: Path) -> None:
+    """A person could hold the others hostage: each stale ``act`` and each ``join`` during
+    their turn started the clock again, so their bot never came.  The clock of a turn now runs
+    from the moment the turn came to them (the same timer, untouched), and a new turn gets a
+    new one."""
+    from sobedesce.bots import make_bot
+    from sobedesce.core.actions import SitOut
+    from sobedesce.server.app import ServerError
+    from sobedesce.server.store import Store
+    from sobedesce.server.tables import Client, Settings, Tables
+
+    async def scenario() -> None:
+        store = Store(f"sqlite:///{tmp_path / 'store.db'}")
+        store.migrate()
+        tables = Tables(store, Settings(pace=0))
+        queues: list[asyncio.Queue[dict[str, Any]]] = [asyncio.Queue(), asyncio.Queue()]
+
+        def sender(queue: asyncio.Queue[dict[str, Any]]) -> Callable[[str], Awaitable[None]]:
+            async def send(text: str) -> None:
+                queue.put_nowait(json.loads(text))
+
+            return send
+
+        people = [Client(sender(queue)) for queue in queues]
+        for person in people:
+            person.start()
+        try:
+            for person, name in zip(people, ("Host", "Guest"), strict=True):
+                person.player, _ = await tables.register(name)
+            assert people[0].player is not None
+            room = await tables.create(people[0].player, "classic", ["you", "open", "easy", "easy"], clock=600)
+            await tables.join(people[0], room.id)
+            await tables.join(people[1], room.id)
+            # Wait for a person's turn (the bots play at once; each update says whose turn it is).
+            while room.driver is None or room.driver.to_act not in (0, 1):
+                await _next_of(queues[0], "update")
+            seat = room.driver.to_act
+            person, version = people[seat], room.version
+            clock = room.clock_timer
+            assert clock is not None and room.clock_seat == seat and not clock.cancelled()
+            with pytest.raises(ServerError) as stale:
+                await tables.act(person, "old", version - 1, SitOut())
+            assert stale.value.code == "stale"
+            await tables.join(person, room.id, since=version)
+            await tables.join(people[1 - seat], room.id, since=version)
+            assert room.version == version and room.clock_timer is clock and not clock.cancelled()
+            # A decision ends the turn, and its clock with it.
+            await tables.act(person, "now", version, room.driver.bot_action(stand_in=make_bot("basic")))
+            assert room.version > version and room.driving is not None
+            await room.driving  # the bots' loop, up to the next person's turn (or the end)
+            assert clock.cancelled() and room.clock_timer is not clock
+        finally:
+            for person in people:
+                await person.stop()
+            await tables.close()
+            store.close()
 
     run(scenario())
 

@@ -237,6 +237,8 @@ class Room:
     clock_timer: asyncio.TimerHandle | None = None
     clock_seat: int | None = None
     """The seat the turn clock (``clock_timer``) runs for."""
+    clock_version: int | None = None
+    """The table's version when that turn's clock started."""
     close_timer: asyncio.TimerHandle | None = None
     """An open table's: it closes when nobody seated comes (``Settings.open_for``)."""
     driving: asyncio.Task[None] | None = None
@@ -983,19 +985,28 @@ class Tables:
         self._drive(room)
 
     def _arm_clock(self, room: Room) -> None:
-        """At a table with a clock, the person to act has ``clock`` seconds before their bot."""
+        """At a table with a clock, the person to act has ``clock`` seconds before their bot,
+        counted from the moment the turn came to them: coming back to the table or sending a
+        stale decision during the turn does not start it again."""
+        seat = room.driver.to_act if room.driver is not None else None
+        timed = (
+            room.clock is not None
+            and room.status == "playing"
+            and seat is not None
+            and seat in room.people
+            and seat not in room.away
+        )
+        if timed and room.clock_timer is not None and (room.clock_seat, room.clock_version) == (seat, room.version):
+            return
         if room.clock_timer is not None:
             room.clock_timer.cancel()
             room.clock_timer = None
-        if room.clock is None or room.driver is None or room.status != "playing":
-            return
-        seat = room.driver.to_act
-        if seat is None or seat not in room.people or seat in room.away:
+        if not timed or room.clock is None or seat is None:
             return
         version = room.version
         loop = asyncio.get_running_loop()
         room.clock_timer = loop.call_later(room.clock, self._clock_expired, room, seat, version)
-        room.clock_seat = seat
+        room.clock_seat, room.clock_version = seat, version
         self._broadcast_table(room)  # its seat's bot_in: the page counts the time down
 
     def _clock_expired(self, room: Room, seat: int, version: int) -> None:
