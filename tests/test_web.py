@@ -678,7 +678,7 @@ def test_the_servers_messages_in_portuguese(browser: Browser, server: str) -> No
     problem = page.locator("#name-form .problem")
     page.fill("#name", "Bot 7")
     page.click("#name-form button[type=submit]")
-    expect(problem).to_have_text("Os nomes começados pela palavra “Bot” são dos bots.")
+    expect(problem).to_have_text("Os nomes começados pela palavra “Bot” estão reservados aos bots.")
     page.fill("#name", taken.upper())
     page.click("#name-form button[type=submit]")
     expect(problem).to_have_text("Este nome já está a ser usado: escolha outro.")
@@ -1644,7 +1644,7 @@ def test_a_message_shown_follows_a_switch_of_language(browser: Browser, server: 
     expect(problem).to_have_text("Names starting with the word “Bot” are kept for the bots.")
     page.click("#lang")
     expect(page.locator("label[for=name]")).to_have_text("O seu nome")
-    expect(problem).to_have_text("Os nomes começados pela palavra “Bot” são dos bots.")
+    expect(problem).to_have_text("Os nomes começados pela palavra “Bot” estão reservados aos bots.")
     page.click("#lang")
     expect(problem).to_have_text("Names starting with the word “Bot” are kept for the bots.")
 
@@ -1808,7 +1808,7 @@ def test_the_connection_lost_fits_a_phone(browser: Browser, server: str) -> None
     page = new_page(browser, viewport={"width": 390, "height": 844}, has_touch=True)
     page.goto(server)
     conn = page.locator("#conn")
-    for text in ("reconnecting in", "a religar em"):
+    for text in ("reconnecting in", "nova tentativa daqui a"):
         expect(conn).to_have_attribute("data-status", "open")
         page.context.set_offline(True)
         expect(conn).to_contain_text(re.compile(text + r" \d+ s"))
@@ -2707,7 +2707,7 @@ def test_the_final_scores_and_the_leaderboard_on_a_phone_break_no_word_nor_numbe
             expect(over.locator("tbody th", has_text=name[:7])).to_have_attribute("title", name)
             # Your own row says so, however long the name: the name is cut short, not "(you)".
             expect(over.locator("tbody tr.me")).to_have_count(1)
-            expect(over.locator("tbody tr.me th")).to_contain_text("(you)" if language == "en" else "(você)")
+            expect(over.locator("tbody tr.me th")).to_contain_text("(you)" if language == "en" else "(eu)")
             if language == "en":
                 assert over.locator("tbody tr.me th").evaluate(YOU_SEEN) == "seen"
             fits = page.evaluate(MATCH_OVER_FITS)
@@ -2815,9 +2815,61 @@ def test_portuguese_labels_the_navigation_and_says_the_turn_again(browser: Brows
     expect(page.locator("header nav")).to_have_attribute("aria-label", "Principal")
     expect(region).to_contain_text("É a sua vez")
     expect(region).not_to_contain_text("Your turn")
-    expect(page.locator(".seat.me .you")).to_have_text("(você)")
-    expect(page.locator(".seat.me")).to_have_attribute("aria-label", re.compile(r"\(você\)"))
+    expect(page.locator(".seat.me .you")).to_have_text("(eu)")
+    expect(page.locator(".seat.me")).to_have_attribute("aria-label", re.compile(r"\(eu\)"))
     page.click("#lang")
     expect(region).not_to_contain_text("É a sua vez")
     expect(region).to_contain_text("Your turn")
+    page.context.close()
+
+
+def test_a_finished_trick_stays_on_the_table_with_its_winner_before_it_is_collected(
+    browser: Browser, server: str
+) -> None:
+    # The server starts the next trick, empty, with the card that ends one, and the page drew
+    # that empty trick: nobody saw a trick's last card, nor who took it.  And the page, drawn
+    # anew at every message, hid a finished trick at the next drawing, and a message that came
+    # after the pause was shown at once.  Each drawing of the trick is recorded with its time:
+    # every finished trick is drawn whole, its winner's card marked, for at least as long as
+    # the page holds it at the normal speed (900 ms, then 300 ms sliding to the winner).
+    page = new_page(browser, speed="normal", viewport={"width": 1280, "height": 900})
+    page.add_init_script(
+        """addEventListener('DOMContentLoaded', () => {
+             window.drawn = [];
+             new MutationObserver(() => {
+               const trick = document.getElementById('trick');
+               const seen = trick === null ? null : {
+                 done: trick.classList.contains('done'),
+                 cards: [...trick.querySelectorAll('.card')].map((c) => c.dataset.card).join(' '),
+                 winner: trick.querySelector('.card.winner')?.dataset.card ?? null,
+               };
+               const last = window.drawn[window.drawn.length - 1];
+               if (JSON.stringify(last?.seen) !== JSON.stringify(seen)) window.drawn.push({ at: performance.now(), seen });
+             }).observe(document.body, { childList: true, subtree: true });
+           })"""
+    )
+    page.goto(server)
+    register(page, person())
+    quick_match(page, "classic")
+    finished: dict[str, str] = {}  # a finished trick's cards -> its winning card
+    while len(finished) < 3:
+        if wait_for_turn(page) == "over":
+            break
+        state = page.evaluate("window.sobedesce.state.state")
+        for trick in state["tricks"]:
+            if trick["winner"] is not None:
+                finished[" ".join(trick["cards"])] = trick["cards"][trick["seats"].index(trick["winner"])]
+        decide(page)
+    assert len(finished) >= 3, finished
+    drawn = page.evaluate("window.drawn")
+    shown = {}
+    for this, after in zip(drawn, drawn[1:], strict=False):
+        seen = this["seen"]
+        if seen and seen["done"]:
+            shown[seen["cards"]] = (seen["winner"], after["at"] - this["at"])
+    for cards, winner in finished.items():
+        assert cards in shown, f"the finished trick {cards} was never drawn whole: {drawn}"
+        marked, held = shown[cards]
+        assert marked == winner, (cards, marked, winner)
+        assert held >= 1200, f"the finished trick {cards} was drawn for {held:.0f} ms only"
     page.context.close()

@@ -68,8 +68,9 @@ function freshTable(id = null, mode = null) {
     // show it again (it came back, the person having read it).
     dismissedRound: Number(sessionStorage.getItem(dismissedKey(id))) || 0,
     announcedTurn: null,
-    seenPlays: new Set(),
-    collected: new Set(),
+    shownUntil: 0, // the next message waits till then (performance.now()): see pump
+    seenPlays: new Map(), // each card played -> when the page first drew it (performance.now())
+    collected: new Map(), // each finished trick -> when the page first drew it finished
     bubbles: {}, // seat -> the phrase it said, shown by its seat for a moment
     saidAt: 0, // when this page last said a phrase (Date.now())
     phrasesOpen: null, // the list of phrases, opened or closed by the person (null: closed)
@@ -537,6 +538,13 @@ async function pump(table) {
   if (table.pumping) return;
   table.pumping = true;
   while (table.inbox.length && app.table === table) {
+    // The pause after a message shown is kept whenever the next one comes: one that came
+    // while a finished trick was held, or a moment after, would have swept it away.
+    const wait = table.shownUntil - performance.now();
+    if (wait > 0) {
+      await new Promise((resolve) => setTimeout(resolve, wait));
+      continue;
+    }
     const message = table.inbox.shift();
     const events = message.events ?? [];
     const catchUp = message.type === "snapshot" || events.length > CATCH_UP_EVENTS;
@@ -545,8 +553,7 @@ async function pump(table) {
     if (message.type === "snapshot") table.log = [];
     if (message.state !== undefined) takeState(table, message.state);
     render();
-    const pause = catchUp ? 0 : pauseAfter(events);
-    if (pause && table.inbox.length) await new Promise((resolve) => setTimeout(resolve, pause));
+    table.shownUntil = performance.now() + (catchUp ? 0 : pauseAfter(events));
   }
   table.pumping = false;
   render();

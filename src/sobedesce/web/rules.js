@@ -60,7 +60,7 @@ the winners share the sum. Final scores 0, 11, 2, 5 give +18, −11, −2, −5.
 <p>Um jogo português de vazas para quatro jogadores, cada um por si. Todos começam com
 <strong>20 pontos</strong>; o objetivo é <strong>descer</strong> a sua pontuação <strong>até 0</strong>.
 Há dois conjuntos de regras: as <strong>clássicas</strong> (as predefinidas, de um site português com
-classificação) e as <strong>de mesa</strong> (da ajuda de uma mesa num navegador).</p>
+classificação) e as <strong>de mesa</strong> (da página de ajuda de um jogo no navegador).</p>
 
 <h2>As cartas</h2>
 <p>40 cartas: um baralho sem oitos, noves e dezes. Quatro naipes: Espadas ♠, Copas ♥, Ouros ♦,
@@ -76,7 +76,7 @@ clássicas) <strong>vira</strong> a carta seguinte que receberia: o seu naipe é
 ela fica na mão de quem a virou.</li>
 <li><strong>Segunda volta.</strong> Mais 2 cartas a cada um: todos ficam com 5. As outras 20 formam o baralho.</li>
 <li><strong>Jogar ou ficar de fora.</strong> A começar por quem escolheu o trunfo, cada um <strong>fica
-de fora</strong> (não participa na mão) ou <strong>joga</strong>, descartando cartas e tirando outras tantas
+de fora</strong> (não participa na mão) ou <strong>joga</strong>, descartando cartas viradas para baixo e tirando outras tantas
 do baralho: de 0 a 5 nas clássicas, de 1 a 5 nas de mesa. Todos sabem quem fica de fora e quantas
 cartas cada um trocou, mas nunca quais.
 <br>É <strong>obrigatório jogar</strong> quando o trunfo é Copas; depois de ficar de fora nas duas mãos
@@ -93,12 +93,12 @@ todos os que estão em 0 ou abaixo.</li>
 
 <h2>Que carta se pode jogar</h2>
 <p><strong>A sair:</strong> quem tem o Ás de trunfo tem de sair com ele; de resto, qualquer carta.</p>
-<p><strong>A seguir, clássicas:</strong> assiste-se ao naipe de saída se possível (com qualquer carta
+<p><strong>Ao responder (clássicas):</strong> assiste-se ao naipe de saída se possível (com qualquer carta
 dele). Quem não tem o naipe mas tem um trunfo que ganha à carta vencedora tem de jogar um desses
 trunfos. De resto, qualquer carta.</p>
-<p><strong>A seguir, de mesa:</strong> assiste-se ao naipe, se não trunfa-se, se não qualquer carta; e
+<p><strong>Ao responder (de mesa):</strong> assiste-se ao naipe; senão, trunfa-se; senão, qualquer carta; e
 entre essas cartas é <strong>obrigatório ganhar à carta vencedora quando possível</strong> (quem não tem
-o naipe mas tem trunfos tem de trunfar, por cima quando pode e por baixo se não).</p>
+o naipe mas tem trunfos tem de trunfar, por cima quando pode e por baixo quando não pode).</p>
 <p>Ganha a vaza o trunfo mais alto; sem trunfos, a carta mais alta do naipe de saída.</p>
 
 <h2>Riscos</h2>
@@ -129,7 +129,7 @@ const DIFFERENCES = {
     title: "As duas variantes lado a lado",
     head: ["Regra", "Clássicas (predefinidas)", "De mesa"],
     rows: [
-      ["Sentido de jogo (só no desenho da mesa)", "contrário aos ponteiros do relógio", "dos ponteiros do relógio"],
+      ["Sentido de jogo (só na disposição no ecrã)", "sentido anti-horário", "sentido horário"],
       ["Virar a 13.ª carta para trunfo", "permitido", "não permitido"],
       ["Cartas trocadas por quem joga", "0–5", "1–5"],
       ["Quem escolhe o trunfo tem de jogar", "sim", "não"],

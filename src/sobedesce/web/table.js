@@ -281,7 +281,7 @@ function seatBox(table, seat, pos) {
 function backs(count) {
   return h(
     "div",
-    { class: "backs", "aria-label": t("backs", { n: count }), role: "img" },
+    { class: "backs", "aria-label": count === 1 ? t("backs_1") : t("backs", { n: count }), role: "img" },
     Array.from({ length: count }, () => cardBack({ class: "card back mini" })),
   );
 }
@@ -317,7 +317,7 @@ function tableInfo(state) {
     ),
     h(
       "div",
-      { class: "stock-box", role: "group", "aria-label": t("stock_n", { n: state.stock }) },
+      { class: "stock-box", role: "group", "aria-label": state.stock === 1 ? t("stock_1") : t("stock_n", { n: state.stock }) },
       h("span", { class: "label" }, t("stock")),
       state.stock ? cardBack({ class: "card back small" }) : null,
       h("span", { class: "count", "aria-hidden": "true" }, state.stock),
@@ -439,31 +439,57 @@ function roundSummary(table) {
   );
 }
 
+// A duration of style.css (`--hold-ms`: "900ms"), for the speed the page is shown at.
+function cssMs(name) {
+  return Number.parseFloat(getComputedStyle(document.documentElement).getPropertyValue(name)) || 0;
+}
+
 function trickArea(app, table, positions) {
   const state = table.state;
-  const index = state.tricks.length - 1;
+  const now = performance.now();
+  // The server starts the next trick, empty, with the card that ends one: the finished trick
+  // stays on the table (its winner's card marked) until a card is played to the next, and,
+  // with animations on, slides to its winner once held a moment.
+  let index = state.tricks.length - 1;
+  if (index > 0 && state.tricks[index].cards.length === 0 && state.tricks[index - 1].winner !== null) index -= 1;
   const trick = state.tricks[index];
   const done = trick && trick.winner !== null;
   const key = `${state.round}-${index}`;
   const moving = app.speed !== "off";
+  // The page is drawn anew at every message: an animation goes on from when it began (a
+  // negative delay), not from the start, nor is it cut short by the next drawing.
   let collect = "";
+  let collectStyle = null;
   if (done && moving) {
-    collect = table.collected.has(key) ? " gone" : ` collect-${positionOf(positions, trick.winner)}`;
-    table.collected.add(key);
+    if (!table.collected.has(key)) table.collected.set(key, now);
+    const elapsed = now - table.collected.get(key);
+    if (elapsed >= cssMs("--hold-ms") + cssMs("--collect-ms")) collect = " gone";
+    else {
+      collect = ` collect-${positionOf(positions, trick.winner)}`;
+      collectStyle = `--elapsed: ${Math.round(elapsed)}ms`;
+    }
   }
   return h(
     "div",
-    { class: `trick${done ? " done" : ""}${collect}`, id: "trick", role: "group", "aria-label": t("trick_area") },
+    {
+      class: `trick${done ? " done" : ""}${collect}`,
+      id: "trick",
+      role: "group",
+      "aria-label": t("trick_area"),
+      style: collectStyle,
+    },
     trick?.cards.map((card, i) => {
       const seat = trick.seats[i];
       const pos = positionOf(positions, seat);
       const playKey = `${key}-${card}`;
-      const enter = moving && !table.seenPlays.has(playKey) ? ` enter-${pos}` : "";
-      table.seenPlays.add(playKey);
+      if (!table.seenPlays.has(playKey)) table.seenPlays.set(playKey, now);
+      const entering = moving && now - table.seenPlays.get(playKey) < cssMs("--play-ms");
+      const enter = entering ? ` enter-${pos}` : "";
       const winner = done && trick.winner === seat;
       return cardFace(card, {
         class: `played slot-${pos}${enter}${winner ? " winner" : ""}`,
         label: `${seatName(table, seat)}: ${cardName(card)}${winner ? `, ${t("won_trick", { name: seatName(table, seat) })}` : ""}`,
+        style: entering ? `--entered: ${Math.round(now - table.seenPlays.get(playKey))}ms` : null,
       });
     }),
   );
@@ -475,7 +501,11 @@ function bannerText(table) {
   if (!state) return prefix + (info?.status === "open" || !info ? t("phase_waiting") : "");
   const round = `${t("round_n", { n: state.round })} · `;
   if (state.phase === "match_over") return prefix + t("match_over");
-  if (state.phase === "deal") return prefix + round + t("phase_deal");
+  if (state.phase === "deal") {
+    // Between two rounds: the one just played is over (its last trick still on the felt).
+    if (table.rounds[state.round - 1]) return prefix + t("round_over", { n: state.round });
+    return prefix + round + t("phase_deal");
+  }
   if (myTurn(table)) {
     if (state.phase === "trump") return round + t("your_trump");
     if (state.phase === "exchange") return round + t("your_exchange");
@@ -597,7 +627,7 @@ function handRow(table, turn) {
       const picked = choosing && table.selected.has(card);
       let label = cardName(card);
       if (playing) label += `, ${legal ? t("legal") : t("not_playable")}`;
-      if (choosing) label += picked ? `, ${t("discarded")}` : "";
+      if (choosing) label += picked ? `, ${t("to_discard")}` : "";
       return cardFace(card, {
         tag: "button",
         type: "button",
