@@ -1235,6 +1235,10 @@ def test_four_bots_play_at_once_for_spectators(make_server: MakeServer) -> None:
     run(scenario())
 
 
+def bearer(token: str | None) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
 def test_a_person_who_comes_back_after_the_end_sees_how_the_match_ended(make_server: MakeServer) -> None:
     server = make_server()
 
@@ -1243,17 +1247,40 @@ def test_a_person_who_comes_back_after_the_end_sees_how_the_match_ended(make_ser
         await ana.quick("table", "easy")
         table = ana.table
         carla = await GameClient.person(server, "carla")
-        private = (await carla.create(["you", "easy", "easy", "easy"], "table", private=True))["id"]
+        made = await carla.create(["you", "easy", "easy", "easy"], "table", private=True)
+        private, invite = made["id"], made["invite"]
         await asyncio.gather(ana.play(random.Random("end")), carla.play(random.Random("private end")))
         finished = await finished_table(ana)
         hidden = await finished_table(carla)
         await ana.close()
         await carla.close()
         async with server.ahttp() as http:
-            # The easy bot sat at three seats of each match: each is in its history once.
+            # The easy bot sat at three seats of each match: each is in its history once (a
+            # private table's is not shown to others: below).
             history = (await http.get("/api/players/Bot (easy)/history")).json()
-            assert sorted(e["match"] for e in history) == sorted([finished["match_id"], hidden["match_id"]])
-            assert [e["seat"] for e in history] == [1, 1] and all(len(e["players"]) == 4 for e in history)
+            assert [e["match"] for e in history] == [finished["match_id"]]
+            assert [e["seat"] for e in history] == [1] and all(len(e["players"]) == 4 for e in history)
+            # A private table's match is its players' and its invitation's: its record shows
+            # every hand, and it says who played with whom.  To anyone else it is not there,
+            # in the same words as a match that is not.
+            hid = hidden["match_id"]
+            assert hid not in [m["match"] for m in (await http.get("/api/matches")).json()]
+            assert finished["match_id"] in [m["match"] for m in (await http.get("/api/matches")).json()]
+            for path in (f"/api/matches/{hid}", f"/api/matches/{hid}/record"):
+                nowhere = (await http.get(path.replace(str(hid), "999999"))).json()["detail"]
+                refusal = await http.get(path)
+                assert refusal.status_code == 404 and refusal.json()["code"] == "no_match", refusal.text
+                assert refusal.json()["detail"] == nowhere.replace("999999", str(hid))
+                assert (await http.get(path, headers=bearer(ana.token))).status_code == 404
+                assert (await http.get(path, params={"code": invite[:-1]})).status_code == 404
+                assert (await http.get(path, headers=bearer(carla.token))).status_code == 200
+                assert (await http.get(path, params={"code": invite})).status_code == 200
+            assert carla.player is not None
+            hers = f"/api/players/{carla.player['name']}/history"
+            assert (await http.get(hers)).json() == []
+            assert (await http.get(hers, headers=bearer(ana.token))).json() == []
+            assert [e["match"] for e in (await http.get(hers, headers=bearer(carla.token))).json()] == [hid]
+            assert (await http.get(hers, headers=bearer("not a token"))).status_code == 401
         again = await GameClient.person(server, "ana again", token=ana.token)
         await again.join(table)
         assert again.last_sync["type"] == "snapshot"
@@ -1281,6 +1308,31 @@ def test_a_person_who_comes_back_after_the_end_sees_how_the_match_ended(make_ser
             assert bruno.last_sync["table"]["match_id"] == finished["match_id"]
             assert "hand" not in bruno.last_sync["state"]
             assert (await http.get("/api/health")).json()["tables_in_memory"] == 1
+
+    run(scenario())
+
+
+def test_a_private_tables_id_without_its_invitation_is_answered_as_an_id_no_table_has(
+    make_server: MakeServer,
+) -> None:
+    """``join`` told a private table from a made-up id ("no table 'X'" against "no table 'X'
+    is open or in play"): the answers are now the same words, over the WebSocket and HTTP."""
+    server = make_server()
+
+    async def scenario() -> None:
+        host = await GameClient.person(server, "host")
+        private = (await host.create(["you", "open", "easy", "easy"], private=True))["id"]
+        stranger = await GameClient.person(server, "stranger")
+        for kind in ("join", "watch"):
+            there = await refused(stranger, {"type": kind, "table": private}, "no_table")
+            made_up = await refused(stranger, {"type": kind, "table": "feedf00d"}, "no_table")
+            assert there["message"] == made_up["message"].replace("feedf00d", private), (there, made_up)
+        async with server.ahttp() as http:
+            there_http = (await http.get(f"/api/tables/{private}")).json()
+            made_up_http = (await http.get("/api/tables/feedf00d")).json()
+            assert there_http == {**made_up_http, "detail": made_up_http["detail"].replace("feedf00d", private)}
+        for client in (host, stranger):
+            await client.close()
 
     run(scenario())
 
@@ -1736,6 +1788,11 @@ def test_a_club_page_reads_the_matches_a_weeks_ranking_and_pages_of_history(make
         assert [row["played"] for row in board if row["player"] == name] == [3]
         assert http.get("/api/leaderboard", params={"among": "bots", "since": "2999-01-01T00:00:00Z"}).json() == []
         assert http.get("/api/leaderboard", params={"since": "last week"}).status_code == 422
+        # Dates UTC cannot write (a 500 with a plain-text body before): refused as any bad value.
+        for edge in ("9999-12-31T23:59:59-23:59", "0001-01-01T00:00:00+14:00"):
+            answer = http.get("/api/leaderboard", params={"since": edge})
+            assert answer.status_code == 422, (edge, answer.text)
+            assert answer.json()["detail"][0]["loc"] == ["query", "since"], answer.json()
         # Another site's page may read what anyone may (no credentials; no token sent).
         cross = http.get("/api/matches", headers={"Origin": "https://club.example"})
         assert cross.headers.get("access-control-allow-origin") == "*"
@@ -1748,6 +1805,18 @@ def test_a_club_page_reads_the_matches_a_weeks_ranking_and_pages_of_history(make
             },
         )
         assert preflight.status_code == 400, preflight.text  # a token is never sent from another site
+        # Nor may another site's page register a name, read its token, or make anything: a
+        # browser sends a body with no type (or text/plain) there without asking first.  The
+        # page's own origin and a script with none are served.
+        for origin in ("https://club.example", "http://evil.example:8000"):
+            cross_post = http.post(
+                "/api/players", content=json.dumps({"name": unique_name("Xsite")}), headers={"Origin": origin}
+            )
+            assert cross_post.status_code == 403 and cross_post.json()["code"] == "foreign_origin", cross_post.text
+            assert "access-control-allow-origin" not in cross_post.headers
+            assert http.post("/api/quick", headers={"Origin": origin}).status_code == 403
+        own = http.post("/api/players", json={"name": unique_name("Own")}, headers={"Origin": f"http://{server.host}"})
+        assert own.status_code == 201, own.text
         for odd in (".", ".."):
             refusal = http.post("/api/players", json={"name": odd})
             assert refusal.status_code == 400 and refusal.json()["code"] == "bad_name", refusal.text

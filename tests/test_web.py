@@ -2863,7 +2863,7 @@ def test_a_finished_trick_stays_on_the_table_with_its_winner_before_it_is_collec
     assert len(finished) >= 3, finished
     drawn = page.evaluate("window.drawn")
     shown = {}
-    for this, after in zip(drawn, drawn[1:], strict=False):
+    for this, after in itertools.pairwise(drawn):
         seen = this["seen"]
         if seen and seen["done"]:
             shown[seen["cards"]] = (seen["winner"], after["at"] - this["at"])

@@ -44,7 +44,11 @@ def register(subparsers: Any) -> None:
         help="a person disconnected this long is played for by a bot until they return (default: 60)",
     )
     parser.add_argument(
-        "--allow-origin", action="append", default=[], metavar="ORIGIN", help="another origin allowed to connect"
+        "--allow-origin",
+        action="append",
+        default=[],
+        metavar="ORIGIN",
+        help="another origin whose pages may connect and post (repeatable)",
     )
     parser.add_argument(
         "--allow-seed", action="store_true", help="let table creators give the deal seed (tests and benchmarks only)"

@@ -122,15 +122,28 @@ class _BodyCheck:
       stack allows could pass it and fail later.
     """
 
-    def __init__(self, app: Any, limit: int) -> None:
-        self.app, self.limit = app, limit
+    def __init__(self, app: Any, limit: int, allowed_origins: Sequence[str] = ()) -> None:
+        self.app, self.limit, self.allowed = app, limit, allowed_origins
         self.detail = {"detail": f"a request body may hold at most {limit} bytes", "code": "too_large"}
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
-        if scope["type"] != "http" or scope["method"] not in ("POST", "PUT", "PATCH"):
+        if scope["type"] != "http" or scope["method"] not in ("POST", "PUT", "PATCH", "DELETE"):
             await self.app(scope, receive, send)
             return
         headers = dict(scope["headers"])
+        origin = headers.get(b"origin")
+        if origin is not None and not _same_site(
+            origin.decode("latin-1"), headers.get(b"host", b"").decode("latin-1"), self.allowed
+        ):
+            # Another site's page: a browser sends a body with no type, or text/plain, without
+            # asking first (CORS), so such a page could register names with its visitors'
+            # addresses and read their tokens.  A script sends no Origin; the page its own.
+            foreign = {
+                "detail": "a request from another site's page is refused: only simple GETs may cross sites",
+                "code": "foreign_origin",
+            }
+            await JSONResponse(foreign, status_code=403)(scope, receive, send)
+            return
         length = headers.get(b"content-length")
         if length is not None and (not length.isdigit() or int(length) > self.limit):
             await JSONResponse(self.detail, status_code=413)(scope, receive, send)
@@ -218,6 +231,9 @@ def _sendable(value: Any) -> Any:
 # module's namespace, so an alias local to create_app() broke every endpoint that takes a token
 # (and /openapi.json) with a 500.
 Auth = Annotated[str | None, Header(description="Bearer TOKEN, the player's token")]
+Code = Annotated[
+    str | None, Query(max_length=64, description="a private table's invitation (or send a player's token)")
+]
 
 
 class _Body(BaseModel):
@@ -298,11 +314,11 @@ def create_app(
         version=_version(),
         lifespan=lifespan,
     )
-    app.add_middleware(_BodyCheck, limit=MAX_MESSAGE_BYTES)
+    app.add_middleware(_BodyCheck, limit=MAX_MESSAGE_BYTES, allowed_origins=tuple(allowed_origins))
     # What anyone may read (the leaderboard, the matches, their records, the open tables) may
     # be read by another site's page too (a club's own page): simple GETs from any origin, with
     # no credentials and no other header (a token's Authorization is refused at the preflight).
-    app.add_middleware(CORSMiddleware, allow_origins=["*"], allow_methods=["GET"], allow_credentials=False)
+    app.add_middleware(_CrossSiteReads)
 
     def tables() -> Tables:
         return tables_holder["tables"]
@@ -322,6 +338,13 @@ def create_app(
         return await who(authorization)
 
     signed_in = Depends(person)
+
+    async def maybe_person(authorization: Auth = None) -> Any:
+        # A token is optional where it only shows more (one's private matches): none is no
+        # one, and a token sent is checked (an unknown one is a 401, not ignored).
+        return None if authorization is None else await who(authorization)
+
+    signed_in_or_not = Depends(maybe_person)
 
     @app.exception_handler(RequestValidationError)
     async def invalid_request(request: Any, error: RequestValidationError) -> JSONResponse:
@@ -376,13 +399,16 @@ def create_app(
         name: str,
         limit: Annotated[int, Query(ge=1, le=200)] = 50,
         before: Annotated[int | None, Query(ge=1, le=2**62)] = None,
+        caller: Any = signed_in_or_not,
     ) -> list[dict[str, Any]]:
         """A player's finished matches, newest first; ``before``: only those whose match id is
-        lower (the next page: the last one's ``match``)."""
+        lower (the next page: the last one's ``match``).  Those of private tables are listed
+        to the player alone (their token in ``Authorization``)."""
         player = await tables().read(store.player_by_name, name)
         if player is None:
             raise ServerError("no_player", f"no player {shown(name)}")
-        entries = await tables().read(store.history, player.id, limit, before)
+        own = caller is not None and caller.id == player.id
+        entries = await tables().read(store.history, player.id, limit, before, private=own)
         return [
             {
                 "match": e.match_id,
@@ -409,8 +435,21 @@ def create_app(
         """Riscos and rating: ``people`` counts matches among people only, ``bots`` those with bots;
         ``since`` (an ISO date or time, UTC unless it says), only the matches finished then or
         later.  The rating is each player's one rating, of all their matches."""
-        if since is not None and since.tzinfo is None:
-            since = since.replace(tzinfo=UTC)
+        if since is not None:
+            try:
+                since = since.astimezone(UTC) if since.tzinfo is not None else since.replace(tzinfo=UTC)
+            except OverflowError:
+                # 9999-12-31T23:59-23:59 is after the last moment UTC can write (a 500 before).
+                raise RequestValidationError(
+                    [
+                        {
+                            "type": "value_error",
+                            "loc": ("query", "since"),
+                            "msg": "Value error, out of range once read in UTC (years 1 to 9999)",
+                            "input": since.isoformat(),
+                        }
+                    ]
+                ) from None
         rows = await tables().read(store.leaderboard, among=among, limit=limit, since=since)
         return [
             {"player": r.player, "riscos": r.riscos, "played": r.played, "won": r.won, "rating": round(r.rating, 2)}
@@ -452,12 +491,21 @@ def create_app(
         joined = member()
         return await joined.table_info(table_id) if joined is not None else await tables().table_info(table_id)
 
-    async def finished_record(match_id: int) -> str:
+    async def finished_record(match_id: int, caller: Any, code: str | None) -> str:
         # An id no stored match can have (0, negative, beyond the store's integers) names none:
         # the store answers it without asking the database, which would refuse it (store._storable).
         text = await tables().read(store.match_record, match_id)
+        none = ServerError("no_match", f"no finished match {shown(match_id)}")
         if text is None:
-            raise ServerError("no_match", f"no finished match {shown(match_id)}")
+            raise none
+        private, invite = await tables().read(store.match_privacy, match_id)
+        if private:
+            # A private table's match is its players' and its invitation's: to anyone else, no
+            # such match (its record shows every hand, and who played with whom).
+            invited = code is not None and code == invite
+            seated = caller is not None and caller.id in (await tables().read(store.match_players, match_id) or [])
+            if not (invited or seated):
+                raise none
         return text
 
     @app.get("/api/matches", tags=["matches"], responses=_refusals())
@@ -465,7 +513,8 @@ def create_app(
         limit: Annotated[int, Query(ge=1, le=200)] = 50,
         before: Annotated[int | None, Query(ge=1, le=2**62)] = None,
     ) -> list[dict[str, Any]]:
-        """The finished matches, newest first; ``before``: only those whose id is lower."""
+        """The finished matches of public tables, newest first; ``before``: only those whose id
+        is lower."""
         entries = await tables().read(store.matches, limit, before)
         return [
             {
@@ -484,16 +533,18 @@ def create_app(
         ]
 
     @app.get("/api/matches/{match_id}", tags=["matches"], responses=_refusals(404))
-    async def match_summary(match_id: int) -> dict[str, Any]:
-        """A finished match: players, rounds, final scores, winners and riscos."""
-        text = await finished_record(match_id)
+    async def match_summary(match_id: int, code: Code = None, caller: Any = signed_in_or_not) -> dict[str, Any]:
+        """A finished match: players, rounds, final scores, winners and riscos.  A private
+        table's: with its invitation (``code``) or a token of one of its players."""
+        text = await finished_record(match_id, caller, code)
         match = read_record(text)
         return {"match": match_id, "players": list(match.players or ()), "summary": summary(match)}
 
     @app.get("/api/matches/{match_id}/record", tags=["matches"], responses=_refusals(404))
-    async def match_record(match_id: int) -> Response:
-        """The record (docs/record.md) of a finished match; a match in play has none to give."""
-        text = await finished_record(match_id)
+    async def match_record(match_id: int, code: Code = None, caller: Any = signed_in_or_not) -> Response:
+        """The record (docs/record.md) of a finished match; a match in play has none to give.
+        A private table's: with its invitation (``code``) or a token of one of its players."""
+        text = await finished_record(match_id, caller, code)
         return Response(
             text,
             media_type="application/json",
@@ -569,6 +620,7 @@ _REFUSALS: dict[int, str] = {
     400: "Refused: `bad_json` (not JSON, not UTF-8, nested too deeply, empty), or the lobby's refusal "
     "(`bad_name`, `bad_table`, `too_many_tables`, ...), with the WebSocket's text",
     401: "`unauthorized`: no `Authorization: Bearer TOKEN` header, or an unknown token",
+    403: "`foreign_origin`: sent by another site's page (an `Origin` not the page's own)",
     404: "Nothing by that name or id: `no_player`, `no_table` (or a private one), `no_match` (or one in play)",
     409: "`name_taken`: the name is in use, whatever its case or accents",
     413: "`too_large`: a body over 64 KiB, unread",
@@ -583,7 +635,7 @@ def _refusals(*statuses: int) -> dict[int | str, dict[str, Any]]:
     return {status: {"model": Refusal, "description": _REFUSALS[status]} for status in (*statuses, 503)}
 
 
-_BODY = (400, 413, 415)
+_BODY = (400, 403, 413, 415)
 
 
 def _host(connection: Any) -> str | None:
@@ -603,12 +655,27 @@ def _bearer(header: str | None) -> str | None:
 def _origin_ok(websocket: WebSocket, allowed: Sequence[str]) -> bool:
     """No ``Origin`` (a script) or the page's own origin; a browser elsewhere is refused."""
     origin = websocket.headers.get("origin")
-    if origin is None:
-        return True
-    if origin in allowed:
-        return True
-    host = websocket.headers.get("host", "")
-    return urlsplit(origin).netloc.lower() == host.lower()
+    return origin is None or _same_site(origin, websocket.headers.get("host", ""), allowed)
+
+
+def _same_site(origin: str, host: str, allowed: Sequence[str]) -> bool:
+    """``origin`` is the page's own (its host is the request's ``Host``) or one allowed."""
+    return origin in allowed or urlsplit(origin).netloc.lower() == host.lower()
+
+
+class _CrossSiteReads:
+    """CORS for what anyone may read: ``GET`` (and ``HEAD``, and the preflights, which refuse
+    every other method) answer any ``Origin``; no other request gets a CORS header."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+        self.cors = CORSMiddleware(app, allow_origins=["*"], allow_methods=["GET"], allow_credentials=False)
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] == "http" and scope["method"] in ("GET", "HEAD", "OPTIONS"):
+            await self.cors(scope, receive, send)
+        else:
+            await self.app(scope, receive, send)
 
 
 async def _serve(

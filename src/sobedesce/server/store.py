@@ -281,6 +281,11 @@ def _now() -> datetime:
     return datetime.now(UTC)
 
 
+def _public_table() -> sa.ColumnElement[bool]:
+    """A match's table is public (a match whose table row is gone counts as public)."""
+    return sa.or_(t_tables.c.private.is_(None), sa.not_(t_tables.c.private))
+
+
 def _seats_of(connection: Connection, match_ids: list[int]) -> dict[int, list[Any]]:
     """The seats of these matches in seat order, by match: each with the player's ``name``, and
     ``score``, ``riscos`` and ``won``."""
@@ -986,15 +991,19 @@ class Store:
             ]
 
     def matches(self, limit: int = 50, before: int | None = None) -> list[MatchEntry]:
-        """The finished matches, newest first (``before``: only those whose id is lower), each
-        with its players by seat, final scores, riscos and winners."""
-        query = sa.select(
-            t_matches.c.id,
-            t_matches.c.table_id,
-            t_matches.c.rules,
-            t_matches.c.finished_at,
-            t_matches.c.rounds,
-            t_matches.c.with_bots,
+        """The finished matches of public tables, newest first (``before``: only those whose id
+        is lower), each with its players by seat, final scores, riscos and winners."""
+        query = (
+            sa.select(
+                t_matches.c.id,
+                t_matches.c.table_id,
+                t_matches.c.rules,
+                t_matches.c.finished_at,
+                t_matches.c.rounds,
+                t_matches.c.with_bots,
+            )
+            .select_from(t_matches.outerjoin(t_tables, t_tables.c.id == t_matches.c.table_id))
+            .where(_public_table())
         )
         if before is not None:
             query = query.where(t_matches.c.id < before)
@@ -1018,10 +1027,13 @@ class Store:
             for row in rows
         ]
 
-    def history(self, player_id: int, limit: int = 50, before: int | None = None) -> list[HistoryEntry]:
+    def history(
+        self, player_id: int, limit: int = 50, before: int | None = None, *, private: bool = True
+    ) -> list[HistoryEntry]:
         """A player's finished matches, newest first, each once: a bot that sat at several seats
         of a match (three ``Bot (easy)``) is listed at the first of them.  ``before``: only the
-        matches whose id is lower (the next page: a match's id grows with the time it ended)."""
+        matches whose id is lower (the next page: a match's id grows with the time it ended);
+        ``private=False``: only those of public tables."""
         first = (
             sa.select(t_match_seats.c.match_id, sa.func.min(t_match_seats.c.seat).label("seat"))
             .where(t_match_seats.c.player_id == player_id)
@@ -1041,10 +1053,12 @@ class Store:
                 t_matches.c.with_bots,
             )
             .select_from(
-                t_match_seats.join(t_matches).join(
+                t_match_seats.join(t_matches)
+                .join(
                     first,
                     sa.and_(first.c.match_id == t_match_seats.c.match_id, first.c.seat == t_match_seats.c.seat),
                 )
+                .outerjoin(t_tables, t_tables.c.id == t_matches.c.table_id)
             )
             .where(t_match_seats.c.player_id == player_id)
             .order_by(t_matches.c.finished_at.desc(), t_matches.c.id.desc())
@@ -1052,6 +1066,8 @@ class Store:
         )
         if before is not None:
             mine = mine.where(t_matches.c.id < before)
+        if not private:
+            mine = mine.where(_public_table())
         with self._transaction() as connection:
             entries = connection.execute(mine).all()
             by_match = _seats_of(connection, [entry.match_id for entry in entries])
@@ -1079,6 +1095,19 @@ class Store:
         with self._transaction() as connection:
             record = connection.execute(sa.select(t_matches.c.record).where(t_matches.c.id == match_id)).scalar()
         return None if record is None else str(record)
+
+    def match_privacy(self, match_id: int) -> tuple[bool, str | None]:
+        """Whether a match was played at a private table, and that table's invitation."""
+        if not _storable(match_id):
+            return False, None
+        query = (
+            sa.select(t_tables.c.private, t_tables.c.invite_code)
+            .select_from(t_matches.join(t_tables, t_tables.c.id == t_matches.c.table_id))
+            .where(t_matches.c.id == match_id)
+        )
+        with self._transaction() as connection:
+            row = connection.execute(query).first()
+        return (False, None) if row is None else (bool(row.private), row.invite_code)
 
     def match_players(self, match_id: int) -> list[int] | None:
         """The ids of a finished match's four players, by seat."""

@@ -646,7 +646,8 @@ class Tables:
             sat_down = False
             if mine is None:
                 if room.private and code != room.invite_code:
-                    raise ServerError("no_table", f"no table {shown(table_id)}")
+                    # Worded as for an id no table has: the answer does not tell that it exists.
+                    raise ServerError("no_table", f"no table {shown(table_id)} is open or in play")
                 if room.status != "open":
                     if room.private:
                         raise ServerError("table_full", "the match at this private table has begun without you")

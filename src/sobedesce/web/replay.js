@@ -16,8 +16,18 @@ const cache = { history: null, historyOf: null, historyVisit: null, replay: null
 
 // -- history --------------------------------------------------------------------------
 
-async function loadHistory(name) {
-  const response = await fetch(`/api/players/${encodeURIComponent(name)}/history`);
+// A GET of the API with the player's token, which shows their private tables' matches too
+// (to them alone); a token the server no longer knows is left out, as with no name.
+async function fetchAs(path, token) {
+  if (token) {
+    const response = await fetch(path, { headers: { Authorization: `Bearer ${token}` } });
+    if (response.status !== 401) return response;
+  }
+  return fetch(path);
+}
+
+async function loadHistory(name, token) {
+  const response = await fetchAs(`/api/players/${encodeURIComponent(name)}/history`, token);
   const rows = response.ok ? await response.json() : [];
   if (cache.historyOf !== name) return; // another name since
   cache.history = rows;
@@ -33,7 +43,7 @@ export function renderHistory(app) {
     if (cache.historyOf !== app.player.name) cache.history = null;
     cache.historyOf = app.player.name;
     cache.historyVisit = app.route;
-    loadHistory(app.player.name);
+    loadHistory(app.player.name, app.player.token);
   }
   const rows = cache.history;
   return h(
@@ -184,13 +194,18 @@ function replayMatch(record) {
 
 // -- the viewer -----------------------------------------------------------------------
 
-async function loadReplay(id) {
-  const response = await fetch(`/api/matches/${encodeURIComponent(id)}/record`);
+async function loadReplay(id, token) {
+  const response = await fetchAs(`/api/matches/${encodeURIComponent(id)}/record`, token);
+  if (cache.replay?.id !== id) return; // another match since
   if (!response.ok) {
     cache.replay = { id, error: "not_found" };
   } else {
-    const record = await response.json();
-    cache.replay = { id, record, rounds: replayMatch(record), round: 0, step: 0 };
+    const text = await response.text();
+    const record = JSON.parse(text);
+    // Downloaded from what was read: a private table's record needs the token, which a
+    // link cannot send.
+    const href = URL.createObjectURL(new Blob([text], { type: "application/json" }));
+    cache.replay = { id, record, href, rounds: replayMatch(record), round: 0, step: 0 };
   }
   render();
 }
@@ -217,8 +232,9 @@ function move(replay, roundDelta, stepDelta) {
 export function renderReplay(app) {
   const id = app.route.id;
   if (cache.replay?.id !== id) {
+    if (cache.replay?.href) URL.revokeObjectURL(cache.replay.href);
     cache.replay = { id };
-    loadReplay(id);
+    loadReplay(id, app.player?.token);
   }
   const replay = cache.replay;
   // A bad link (a match that is not there, "#/replay/abc") says so with the ways on, as a
@@ -263,7 +279,7 @@ export function renderReplay(app) {
       "div",
       { class: "panel-head" },
       h("h1", { id: "replay-title" }, t("replay_title", { id })),
-      h("a", { class: "button", id: "download", href: `/api/matches/${encodeURIComponent(id)}/record`, download: `sobedesce-match-${id}.json` }, t("download")),
+      h("a", { class: "button", id: "download", href: replay.href, download: `sobedesce-match-${id}.json` }, t("download")),
     ),
     h(
       "div",
