@@ -1029,12 +1029,33 @@ def test_names_empty_too_long_reserved_or_taken_are_refused(make_server: MakeSer
         await refused(client, {"type": "hello", "name": "   "}, "bad_name", naming="empty")
         await refused(client, {"type": "hello", "name": "x" * 25}, "bad_name", naming="24")
         # An emoji family joined by zero-width joiners, a zero-width space: invisible, refused as such.
-        for invisible in ("\U0001f468\u200d\U0001f469\u200d\U0001f467", "Ana\u200bMaria", "Bell\x07"):
+        # And the characters drawn as nothing that are not "control" ones (the grapheme joiner,
+        # the Hangul fillers, a blank Braille cell), which made a second "Ana", or a "Bot".
+        for invisible in (
+            "\U0001f468\u200d\U0001f469\u200d\U0001f467",
+            "Ana\u200bMaria",
+            "Bell\x07",
+            f"{name}\u034f",
+            f"{name}\u115f",
+            f"{name}\u3164",
+            f"{name}\u2800",
+            "\u034fBot 1 (hard)",
+            "B\u034fot 1 (hard)",
+        ):
             await refused(client, {"type": "hello", "name": invisible}, "bad_name", naming="invisible")
+        # A variation selector only chooses how a character is drawn: left out, it is the name.
+        await refused(client, {"type": "hello", "name": f"{name}\ufe0f"}, "name_taken", naming=name)
         await refused(client, {"type": "hello", "name": "Bot 1 (easy)"}, "bad_name", naming="Bot")
-        # Written with a Cyrillic o, a zero, or on its own, it is still the bots' word.
-        for lookalike in ("B\u043et 1 (easy)", "B0t 2 (hard)", "bot"):
+        # Written with a Cyrillic o, a zero, a small capital o, or on its own, it is still the
+        # bots' word.
+        for lookalike in ("B\u043et 1 (easy)", "B0t 2 (hard)", "B\u1d0ft 1 (hard)", "\u13f4ot 1 (hard)", "bot"):
             await refused(client, {"type": "hello", "name": lookalike}, "bad_name", naming="Bot")
+        # Letters of two alphabets drawn alike: a Cyrillic А in "Ana", a Cherokee letter as a B.
+        for mixed, scripts in (
+            (f"\u0410{name[1:]}", "Cyrillic and Latin"),
+            ("\u13f4runo", "Cherokee and Latin"),
+        ):
+            await refused(client, {"type": "hello", "name": mixed}, "bad_name", naming=("one alphabet", scripts))
         # 24 letters, but the store compares "ss" for each ß: refused, not a server error.
         await refused(client, {"type": "hello", "name": "\u00df" * 24}, "bad_name", naming="count as two")
         # The plain letters dressed up (wide, in Fraktur, a ligature) passed for another name:
@@ -1056,6 +1077,18 @@ def test_names_empty_too_long_reserved_or_taken_are_refused(make_server: MakeSer
         other = await GameClient.open(server, "third")
         botelho = await other.hello(name=unique_name("Botelho"))  # only the word "Bot" is kept
         assert botelho["type"] == "welcome", botelho
+        # Writing that mixes its own scripts with Han, and Latin, is one person's name; an
+        # emoji typed as a phone does keeps its heart.
+        for written, kept in (
+            ("山田 やまだ", "山田 やまだ"),
+            ("김민수 Kim", "김민수 Kim"),
+            ("Ολγα", "Ολγα"),
+            ("Zoë \u2764\ufe0f", "Zoë \u2764"),
+        ):
+            another = await GameClient.open(server, "another")
+            welcome = await another.hello(name=f"{written} {uuid.uuid4().hex[:4]}")
+            assert welcome["type"] == "welcome" and welcome["player"]["name"].startswith(kept), welcome
+            await another.close()
 
     run(scenario())
     with server.http() as http:

@@ -1118,6 +1118,12 @@ def test_name_rules_as_the_server_keeps_them(browser: Browser, server: str) -> N
     page.fill("#name", "\uff37\uff49\uff44\uff45")
     page.click("#name-form button[type=submit]")
     expect(page.locator("#name-form .problem")).to_have_text("Write the name in plain characters: “Wide”.")
+    # A Cyrillic А in a Latin name: another name drawn the same.
+    page.fill("#name", "\u0410na")
+    page.click("#name-form button[type=submit]")
+    expect(page.locator("#name-form .problem")).to_have_text(
+        "Write a name in one alphabet: this one mixes Cyrillic and Latin letters that look alike."
+    )
     emoji = f"{random.randrange(10**6):06d}" + "\U0001f0a1" * 18
     page.fill("#name", emoji)
     assert page.input_value("#name") == emoji

@@ -1557,14 +1557,19 @@ def check_name(name: str) -> str:
     """A display name as the server keeps it, or :class:`ServerError` saying what is wrong."""
     # Canonically equivalent spellings (an "é" typed as one character or as "e" and an accent)
     # are one name: kept composed (NFC), so that they cannot be registered as two players.
-    clean = unicodedata.normalize("NFC", " ".join(name.split()))
+    # A variation selector only picks how the character before it is drawn (an emoji's
+    # colour, "❤️" as a phone types it): left out, so that it makes no other name.
+    clean = unicodedata.normalize("NFC", " ".join(name.translate(_VARIATION_SELECTORS).split()))
     if not clean:
         raise ServerError("bad_name", "a name may not be empty")
     if len(clean) > NAME_MAX:
         raise ServerError("bad_name", f"a name has at most {NAME_MAX} characters, not {len(clean)}")
-    if any(unicodedata.category(ch)[0] == "C" for ch in clean):
+    if any(unicodedata.category(ch)[0] == "C" or _invisible(ch) for ch in clean):
         # Cc, and Cf (zero-width spaces and joiners, direction marks), Co, Cn: none shows as
-        # itself.  "control characters" is kept in the words: the web page matches them.
+        # itself; nor do the characters Unicode says to ignore when drawn (a variation
+        # selector, the grapheme joiner, the Hangul fillers) and a blank Braille cell, which
+        # made "Ana" and "Ana" with one of them two players, and a person pass for "Bot".
+        # "control characters" is kept in the words: the web page matches them.
         raise ServerError("bad_name", "a name may not hold control characters or invisible ones")
     if len(clean.casefold()) > NAME_LENGTH:
         # The store compares names without case: ß counts as "ss", İ as "i̇".
@@ -1577,15 +1582,68 @@ def check_name(name: str) -> str:
         raise ServerError("bad_name", f"a name is written in plain characters: this one reads as {shown(plain)}")
     if _looks_like_a_bot(clean):
         raise ServerError("bad_name", "names starting with 'Bot' are kept for the bots")
+    mixed = _scripts(clean)
+    if mixed is not None:
+        # "Аna" with a Cyrillic А is another name than "Ana", drawn the same: a name's letters
+        # come from one alphabet (Japanese and Korean writing mix theirs with Han and Latin).
+        raise ServerError("bad_name", f"a name is written in one alphabet: this one mixes {mixed}")
     if clean in (".", ".."):
         # An address /api/players/../history is rewritten by every client before it is sent.
         raise ServerError("bad_name", "a name may not be '.' or '..'")
     return clean
 
 
-# Letters drawn like b, o and t (Cyrillic, Greek, digits), so that no person passes for a bot.
+# Unicode's Default_Ignorable_Code_Point characters that are not of category C (those are
+# refused as such) nor variation selectors (left out), and the blank Braille cell.
+_INVISIBLE = (
+    (0x034F, 0x034F),  # combining grapheme joiner
+    (0x115F, 0x1160),  # Hangul choseong and jungseong fillers
+    (0x17B4, 0x17B5),  # Khmer inherent vowels
+    (0x180B, 0x180D),  # Mongolian free variation selectors
+    (0x2800, 0x2800),  # Braille pattern blank
+    (0x3164, 0x3164),  # Hangul filler
+    (0xFFA0, 0xFFA0),  # half-width Hangul filler
+)
+_VARIATION_SELECTORS = dict.fromkeys([*range(0xFE00, 0xFE10), *range(0xE0100, 0xE01F0)])
+
+
+def _invisible(ch: str) -> bool:
+    point = ord(ch)
+    return any(low <= point <= high for low, high in _INVISIBLE)
+
+
+# The scripts a name may mix (UTS #39's "highly restrictive" level): Latin with Han and the
+# Japanese kana, with Han and Bopomofo, or with Han and Hangul.
+_MIXES = (
+    frozenset({"LATIN", "CJK", "HIRAGANA", "KATAKANA"}),
+    frozenset({"LATIN", "CJK", "BOPOMOFO"}),
+    frozenset({"LATIN", "CJK", "HANGUL"}),
+)
+
+
+def _scripts(name: str) -> str | None:
+    """``None`` when the letters of ``name`` are of one script or of a mix people write;
+    else the scripts it mixes, as words ("Latin and Cyrillic letters")."""
+    scripts = set()
+    for ch in name:
+        if unicodedata.category(ch) in ("Lu", "Ll", "Lt", "Lo"):
+            # The first word of a letter's name is its script's ("CYRILLIC CAPITAL LETTER A").
+            scripts.add(unicodedata.name(ch, "UNKNOWN").split()[0])
+    if len(scripts) <= 1 or any(scripts <= mix for mix in _MIXES):
+        return None
+    words = sorted(script.title() for script in scripts)
+    return f"{', '.join(words[:-1])} and {words[-1]} letters"
+
+
+# Letters drawn like b, o and t (Cyrillic, Greek, Cherokee, Latin small capitals, digits), so
+# that no person passes for a bot.
 _BOT_LOOKALIKES = str.maketrans(
     {
+        "\u0299": "b",  # Latin letter small capital b
+        "\u13f4": "b",  # Cherokee letter yv
+        "\u13fc": "b",  # Cherokee small letter yv
+        "\u1d0f": "o",  # Latin letter small capital o
+        "\u1d1b": "t",  # Latin letter small capital t
         "\u0432": "b",  # Cyrillic ve
         "\u044c": "b",  # Cyrillic soft sign
         "\u03b2": "b",  # Greek beta

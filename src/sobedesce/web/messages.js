@@ -47,6 +47,7 @@ const NAME_ERRORS = [
   [/at most (\d+) characters/, (m) => t("err_name_long", { n: m[1] })],
   [/control characters/, () => t("err_name_control")],
   [/kept for the bots/, () => t("err_name_bot")],
+  [/one alphabet: this one mixes (.*) letters$/, (m) => t("err_name_script", { scripts: m[1] })],
   // The plain name as Python quotes it: in '…', or in "…" when it holds a '.
   [/plain characters: this one reads as (['"])(.*)\1$/, (m) => t("err_name_plain", { plain: m[2] })],
 ];
