@@ -1050,7 +1050,7 @@ def test_names_empty_too_long_reserved_or_taken_are_refused(make_server: MakeSer
         # bots' word.
         for lookalike in ("B\u043et 1 (easy)", "B0t 2 (hard)", "B\u1d0ft 1 (hard)", "\u13f4ot 1 (hard)", "bot"):
             await refused(client, {"type": "hello", "name": lookalike}, "bad_name", naming="Bot")
-        # Letters of two alphabets drawn alike: a Cyrillic А in "Ana", a Cherokee letter as a B.
+        # Letters of two alphabets drawn alike: a Cyrillic A (U+0410) in "Ana", a Cherokee letter as a B.
         for mixed, scripts in (
             (f"\u0410{name[1:]}", "Cyrillic and Latin"),
             ("\u13f4runo", "Cherokee and Latin"),

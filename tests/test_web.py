@@ -1118,7 +1118,7 @@ def test_name_rules_as_the_server_keeps_them(browser: Browser, server: str) -> N
     page.fill("#name", "\uff37\uff49\uff44\uff45")
     page.click("#name-form button[type=submit]")
     expect(page.locator("#name-form .problem")).to_have_text("Write the name in plain characters: “Wide”.")
-    # A Cyrillic А in a Latin name: another name drawn the same.
+    # A Cyrillic A (U+0410) in a Latin name: another name drawn the same.
     page.fill("#name", "\u0410na")
     page.click("#name-form button[type=submit]")
     expect(page.locator("#name-form .problem")).to_have_text(

@@ -1584,7 +1584,7 @@ def check_name(name: str) -> str:
         raise ServerError("bad_name", "names starting with 'Bot' are kept for the bots")
     mixed = _scripts(clean)
     if mixed is not None:
-        # "Аna" with a Cyrillic А is another name than "Ana", drawn the same: a name's letters
+        # "Ana" with a Cyrillic A (U+0410) is another name than "Ana", drawn the same: a name's letters
         # come from one alphabet (Japanese and Korean writing mix theirs with Han and Latin).
         raise ServerError("bad_name", f"a name is written in one alphabet: this one mixes {mixed}")
     if clean in (".", ".."):
