@@ -66,9 +66,11 @@ def run(coroutine: Any) -> Any:
     return asyncio.run(coroutine)
 
 
-def record_of(server: ServerProcess, match_id: int) -> str:
+def record_of(server: ServerProcess, match_id: int, by: GameClient | None = None) -> str:
+    """A finished match's record (a private table's as one of its players, ``by``, reads it)."""
+    headers = {"Authorization": f"Bearer {by.token}"} if by is not None else {}
     with server.http() as http:
-        response = http.get(f"/api/matches/{match_id}/record")
+        response = http.get(f"/api/matches/{match_id}/record", headers=headers)
     assert response.status_code == 200, response.text
     return response.text
 
@@ -486,7 +488,7 @@ def test_the_owner_killed_mid_trick_and_the_survivors_finish_the_same_match(grou
     calm_id, calm_clients, killed_id, clients, players, viewer = run(scenario())
     tap.stop()
     assert tap.check([*calm_clients, *clients, viewer], (seed,), watch) > 200
-    calm = record_of(b, calm_id)
+    calm = record_of(b, calm_id, by=calm_clients[0])
     assert record_moves(calm) == record_moves(expected_record(seed)), "an undisturbed run is the engine's match"
     assert a.proc is not None and a.proc.returncode == -9
     [(table_id, version, epoch)] = killed_at
@@ -494,7 +496,7 @@ def test_the_owner_killed_mid_trick_and_the_survivors_finish_the_same_match(grou
     after = lease_of(group, table_id)
     # Taken over by a survivor (the next epoch), and released by it when the match ended.
     assert after is not None and after[1] > epoch and after[0] in {"", *survivors}, after
-    record = record_of(c, killed_id)
+    record = record_of(c, killed_id, by=clients[0])
     assert record_moves(record) == record_moves(calm), "the match went another way after the kill"
     assert sum(p.reconnects for p in players) >= 2, "the owner's clients came back through the survivors"
     assert read_record(record).scores == read_record(calm).scores

@@ -259,6 +259,8 @@ class Room:
     player id, name), for ``Settings.keep_for`` after it was made; in memory only (a table
     taken over or restored opens them to anyone)."""
     kept_timer: asyncio.TimerHandle | None = None
+    spectators_timer: asyncio.TimerHandle | None = None
+    """The coming broadcast of the spectators' count (see ``Tables._spectators_changed``)."""
     """Lets the kept seats go (its ``when()``: the moment they stop being kept)."""
 
     @property
@@ -434,7 +436,7 @@ class Tables:
     def drop(self, room: Room) -> list[Client]:
         """Forget a table this process may no longer change (its lease moved on); the
         connections that were at it."""
-        for handle in [*room.timers.values(), room.clock_timer, room.close_timer, room.kept_timer]:
+        for handle in [*room.timers.values(), room.clock_timer, room.close_timer, room.kept_timer, room.spectators_timer]:
             if handle is not None:
                 handle.cancel()
         room.timers.clear()
@@ -452,7 +454,7 @@ class Tables:
 
     async def close(self) -> None:
         for room in self.rooms.values():
-            for handle in [*room.timers.values(), room.clock_timer, room.close_timer, room.kept_timer]:
+            for handle in [*room.timers.values(), room.clock_timer, room.close_timer, room.kept_timer, room.spectators_timer]:
                 if handle is not None:
                     handle.cancel()
             if room.driving is not None:
@@ -775,8 +777,8 @@ class Tables:
             if room is None:
                 raise ServerError("no_table", f"no table {shown(table_id)} to watch")
             await self._quit_open_table(client, room)
-            self._attach(client, room, None, since)
-            self._broadcast_table(room)
+            self._attach(client, room, None, since)  # its snapshot holds the table's facts
+            self._spectators_changed(room)
         return room
 
     async def leave(self, client: Client) -> None:
@@ -951,7 +953,10 @@ class Tables:
             self._schedule_away(room, seat)
         if seat is not None and room.status == "open":
             self._schedule_close(room)
-        self._broadcast_table(room)
+        if seat is None:
+            self._spectators_changed(room)
+        else:
+            self._broadcast_table(room)
         self._forget_if_done(room)
 
     def _forget_if_done(self, room: Room) -> None:
@@ -1431,6 +1436,19 @@ class Tables:
             )
         client.seen = room.version
 
+    def _spectators_changed(self, room: Room) -> None:
+        """Tell the table its count of spectators, at most once every ``SPECTATORS_EVERY``
+        seconds: told at each coming and going, K connections that watched and left in turn
+        sent K² messages, and a hundred of them stalled the server."""
+        if room.spectators_timer is None:
+            loop = asyncio.get_running_loop()
+            room.spectators_timer = loop.call_later(SPECTATORS_EVERY, self._spectators_due, room)
+
+    def _spectators_due(self, room: Room) -> None:
+        room.spectators_timer = None
+        if room.clients and self.rooms.get(room.id) is room:
+            self._broadcast_table(room)
+
     def _broadcast_table(self, room: Room) -> None:
         for client in list(room.clients):
             client.send({"type": "table", "table": room.public(client)})
@@ -1459,6 +1477,10 @@ class Tables:
     def in_memory(self) -> int:
         """Tables held in memory: open, in play, or finished and looked at."""
         return len(self.rooms)
+
+
+SPECTATORS_EVERY = 1.0
+"""Seconds between two messages that tell a table its spectators' count."""
 
 
 def _settle(future: asyncio.Future[None], error: Exception | None = None) -> None:
