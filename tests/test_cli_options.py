@@ -433,3 +433,34 @@ def test_play_save_into_an_existing_dash_file_advises_a_resume_that_works(
     _saved_match(tmp_path / "-x.json")
     error = refused(capsys, "play", "--speed", "0", "--save=-x.json")
     assert "(to continue the match saved there, use --resume ./-x.json)" in error, error
+
+
+def test_demo_refuses_to_save_into_standard_output(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``demo --save -`` wrote a file named ``-`` ("Record saved to -"), where ``replay -`` reads
+    standard input and ``play --save -`` is refused: refused too, before the match is played."""
+    monkeypatch.chdir(tmp_path)
+    error = refused(capsys, "demo", "--seed", "4", "--save", "-")
+    assert error == "sobedesce demo: --save - is refused: standard output carries the match, name the record's file\n"
+    assert not os.listdir(tmp_path), "nothing written"
+    # As play words it: the option, "-", "is refused", then why.
+    play = refused(capsys, "play", "--speed", "0", "--bots", "random", "--save", "-")
+    assert play.startswith("sobedesce play: --save - is refused: ")
+    assert not os.listdir(tmp_path)
+
+
+def test_demo_prints_whole_riscos_in_full(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """The riscos line used ``:+g``: a risco of a million or more came out as 1e+06."""
+    from sobedesce.cli import demo
+    from sobedesce.core import Match
+
+    finished = Match("classic", scores=[-5, 1_000_000_000, 999_999_999, 7], players=["Ana", "Bruno", "Carla", "Duarte"])
+    assert finished.is_over
+    monkeypatch.setattr(demo, "play_random_match", lambda rules, rng: finished)
+    assert main(["demo", "--seed", "1"]) == 0
+    out = capsys.readouterr().out
+    assert (
+        "Riscos: Ana (seat 0) +2000000006, Bruno (seat 1) -1000000000, Carla (seat 2) -999999999, Duarte (seat 3) -7\n"
+        in out
+    ), out

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import random
 
 import pytest
@@ -361,3 +362,36 @@ def test_rules_made_directly_are_checked_as_from_spec_checks_them() -> None:
     from sobedesce.core.rules import _PRESET_NAMES
 
     assert tuple(PRESETS) == _PRESET_NAMES
+
+
+@pytest.mark.parametrize(
+    ("spec", "preset"),
+    [
+        ({"preset": "classic", "min_discard": 0}, "classic"),
+        ({"preset": "classic", "all_play_suit": "H"}, "classic"),
+        ({"preset": "classic", "all_play_suit": " h ", "doubled_suit": "C", "turn_up_allowed": True}, "classic"),
+        ({"min_discard": 0, "must_play_at_or_below": 5}, "classic"),  # no preset named: classic
+        ({"preset": "table", "min_discard": 1, "must_play_at_or_below": None, "doubled_suit": "C"}, "table"),
+    ],
+    ids=["min_discard", "all_play_suit", "several", "no-preset", "table"],
+)
+def test_a_rules_object_repeating_its_presets_values_is_the_preset(spec: dict[str, object], preset: str) -> None:
+    """Before: a rule set named "classic+custom", unequal to CLASSIC, whose overrides() was {}."""
+    from sobedesce.core import PRESETS, Rules, record_of
+
+    rules = Rules.from_spec(spec)
+    assert rules == PRESETS[preset] and rules.name == preset
+    assert rules.overrides() == {} and rules.to_spec() == preset
+    text = json.dumps({"format": "sobedesce-record", "version": 1, "rules": spec, "rounds": []})
+    match = read_record(text)
+    assert match.rules == PRESETS[preset] and record_of(match)["rules"] == preset
+
+
+def test_a_real_override_beside_a_repeated_value_stays_a_variant() -> None:
+    from sobedesce.core import CLASSIC, Rules
+
+    rules = Rules.from_spec({"preset": "classic", "min_discard": 1, "all_play_suit": "H", "max_discard": 5})
+    assert rules != CLASSIC and rules.name == "classic+custom"
+    assert rules.overrides() == {"min_discard": 1}
+    assert rules.to_spec() == {"preset": "classic", "min_discard": 1}
+    assert Rules.from_spec({"preset": "classic", "min_discard": 1}) == rules

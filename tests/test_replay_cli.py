@@ -587,3 +587,63 @@ def test_a_closed_standard_input_is_said_to_be_closed(
 def test_a_crlf_record_is_read() -> None:
     text = json.dumps(GOOD, indent=1).replace("\n", "\r\n")
     assert read_record(text).rounds[0].dealer == 3
+
+
+# -- riscos printed in full; a preset's own values read as the preset ------------------------------
+
+
+@pytest.mark.parametrize(
+    ("scores", "riscos"),
+    [
+        ([0, 0, 0, 10], "+3.33 +3.33 +3.33 -10"),
+        ([-5, 1_000_000_000, 999_999_999, 7], "+2000000006 -1000000000 -999999999 -7"),
+        ([0, 11, 0, 4], "+7.50 -11 +7.50 -4"),
+        ([0, 0, 0, 0], "+0 +0 +0 +0"),
+    ],
+    ids=["thirds", "billions", "halves", "all-win"],
+)
+def test_riscos_are_printed_in_full(tmp_path: Path, scores: list[int], riscos: str) -> None:
+    """Printed with ``:+g``: '+3.33333 +3.33333 +3.33333 -10', and '+2e+09 -1e+09 -1e+09 -7' for
+    riscos of +2000000006, -1000000000 and -999999999.  Whole ones are printed whole, a fractional
+    share with two decimals; --json keeps the exact numbers."""
+    path = tmp_path / "over.json"
+    path.write_text(
+        json.dumps({"format": "sobedesce-record", "version": 1, "scores": scores, "rounds": []}), encoding="utf-8"
+    )
+    result = run_replay(path)
+    assert result.returncode == 0, result.stderr
+    assert f"\nRiscos: {riscos}\n" in result.stdout, result.stdout
+    exact = json.loads(run_replay(path, "--json").stdout)["riscos"]
+    assert exact == summary(read_record(path.read_text(encoding="utf-8")))["riscos"]
+    if scores[1] == 1_000_000_000:
+        assert exact == [2_000_000_006, -1_000_000_000, -999_999_999, -7]
+        assert all(type(r) is int for r in exact)
+
+
+@pytest.mark.parametrize(
+    "rules",
+    [
+        {"preset": "classic", "min_discard": 0},
+        {"preset": "classic", "all_play_suit": "H"},
+        {"preset": "classic", "all_play_suit": "h", "doubled_suit": "C", "must_play_at_or_below": 5},
+        {"preset": "table", "min_discard": 1, "direction": "clockwise"},
+    ],
+    ids=["min_discard", "all_play_suit", "several", "table"],
+)
+def test_a_rules_object_repeating_its_presets_values_is_the_preset(tmp_path: Path, rules: dict[str, object]) -> None:
+    """Before: 'Rules: classic+custom' with no override named (every setting is the preset's)."""
+    path = tmp_path / "same.json"
+    path.write_text(json.dumps(record([], rules=rules)), encoding="utf-8")
+    result = run_replay(path)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.startswith(f"Rules: {rules['preset']}\n"), result.stdout
+
+
+def test_a_real_override_beside_a_repeated_value_is_still_named(tmp_path: Path) -> None:
+    path = tmp_path / "variant.json"
+    path.write_text(
+        json.dumps(record([], rules={"preset": "classic", "min_discard": 1, "all_play_suit": "H"})), encoding="utf-8"
+    )
+    result = run_replay(path)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.startswith("Rules: classic+custom (min_discard=1)\n"), result.stdout

@@ -1823,7 +1823,8 @@ def test_the_end_of_the_match_is_shown_a_screenful_at_a_time(
     assert f"Round {rounds} is over" in whole and f"The match is over after {rounds} rounds." in whole
     assert "final" in whole and "riscos" in whole and "Winner" in whole
     for seat in range(4):
-        riscos = f"{driver.match.riscos()[seat]:+g}"
+        value = driver.match.riscos()[seat]
+        riscos = f"{int(value):+d}" if value == int(value) else f"{value:+.2f}"
         assert re.search(rf"(?<!\S){driver.match.scores[seat]} +{re.escape(riscos)}(?!\S)", whole), whole
     assert "The record is saved; replay it with:" in whole and "sobedesce replay end.json" in whole
     if width >= 80 and height >= 24:
@@ -1916,6 +1917,29 @@ def test_wide_names_are_cut_to_their_width_in_cells() -> None:
         rows = [line.plain for line in lines if re.search(r"\d$", line.plain) and "·" not in line.plain]
         ends = {cell_len(row) for row in rows}
         assert len(rows) == 4 and len(ends) == 1, rows  # the columns line up, whatever the names
+
+
+@pytest.mark.parametrize("width", [80, 40, 30])
+def test_the_end_of_the_match_prints_riscos_in_full(width: int) -> None:
+    """The riscos column used ``:+g``: a match resumed from a record with scores of a billion
+    ended showing '+2e+09' and '-1e+09', a shared win '+3.33333'."""
+    driver = new_driver("classic", seed=1, human=0)
+    for scores, winners, riscos, shown in [
+        (
+            (-5, 1_000_000_000, 999_999_999, 7),
+            (0,),
+            (2_000_000_006, -1_000_000_000, -999_999_999, -7),
+            ["+2000000006", "-1000000000", "-999999999", "-7"],
+        ),
+        ((0, 0, 0, 10), (0, 1, 2), (10 / 3, 10 / 3, 10 / 3, -10), ["+3.33", "+3.33", "+3.33", "-10"]),
+    ]:
+        event = Event("match", 0, scores=scores, winners=winners, riscos=riscos)
+        text = printed_at(match_over_lines(event, driver.names, 0, 1, width), width)
+        check_fits(text, width=width)
+        rows = [line for line in text.splitlines() if re.search(r" [+-][\d.]+$", line)]
+        assert len(rows) == 4 and len({cell_len(row) for row in rows}) == 1, rows  # the columns line up
+        for seat in range(4):
+            assert re.search(rf"(?<!\S){scores[seat]} +{re.escape(shown[seat])}$", rows[seat]), rows[seat]
 
 
 def test_commands_work_at_the_pages_too() -> None:

@@ -10,7 +10,7 @@ from typing import Any
 from sobedesce.core import PRESETS, Match, RulesError, dumps_record, find_rules
 
 from .play import save_problem
-from .show import describe_round, seat_name
+from .show import describe_round, risco_text, seat_name
 
 
 def register(subparsers: Any) -> None:
@@ -47,6 +47,14 @@ def run(args: argparse.Namespace) -> int:
         # random.Random(-n) is random.Random(n): --seed -1 replayed the match of --seed 1.
         print(f"sobedesce demo: --seed must be 0 or more, not {args.seed}", file=sys.stderr)
         return 2
+    if args.save == "-":
+        # Standard output carries the match as it is played, so the record cannot go there too;
+        # before, a file named "-" was written ("Record saved to -").
+        print(
+            "sobedesce demo: --save - is refused: standard output carries the match, name the record's file",
+            file=sys.stderr,
+        )
+        return 2
     if args.save is not None:
         # A path that cannot be written is refused before the match is played, not after;
         # an existing file (a saved match, or anything else) is never overwritten.
@@ -75,7 +83,7 @@ def run(args: argparse.Namespace) -> int:
         f"\nThe match is over after {len(match.rounds)} rounds. Winner{'s' if len(match.winners) > 1 else ''}: {winners}"
     )
     print("Final scores: " + ", ".join(f"{seat_name(match, s)} {match.scores[s]}" for s in range(4)))
-    print("Riscos: " + ", ".join(f"{seat_name(match, s)} {riscos[s]:+g}" for s in range(4)))
+    print("Riscos: " + ", ".join(f"{seat_name(match, s)} {risco_text(riscos[s])}" for s in range(4)))
     if args.save:
         with open(args.save, "w", encoding="utf-8") as stream:
             stream.write(dumps_record(match) + "\n")

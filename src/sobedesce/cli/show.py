@@ -77,6 +77,14 @@ def describe_round(match: Match, number: int, current: Round) -> list[str]:
     return lines
 
 
+def risco_text(value: float) -> str:
+    """A risco as printed: a whole one in full (``+2000000006``; ``:+g`` made it ``+2e+09``),
+    a fractional share (winners splitting an odd total) with two decimals (``+3.33``)."""
+    if value == int(value):
+        return f"{int(value):+d}"
+    return f"{value:+.2f}"
+
+
 def _setting(value: object) -> str:
     """A setting's value as a record writes it (true, null, 2, "C")."""
     return json.dumps(value)
@@ -99,7 +107,7 @@ def describe_summary(match: Match, result: Mapping[str, object]) -> str:
             + ": "
             + ", ".join(seat_name(match, s) for s in match.winners)
         )
-        lines.append("Riscos: " + " ".join(f"{r:+g}" for r in riscos))
+        lines.append("Riscos: " + " ".join(risco_text(r) for r in riscos))
     else:
         step = result.get("next")
         if isinstance(step, Mapping):

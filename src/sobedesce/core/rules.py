@@ -4,6 +4,8 @@
 False
 >>> Rules.from_spec({"preset": "classic", "min_discard": 1}).min_discard
 1
+>>> Rules.from_spec({"preset": "classic", "min_discard": 0}) == find_rules("classic")
+True
 """
 
 from __future__ import annotations
@@ -127,7 +129,12 @@ class Rules:
         base = find_rules(preset_name)
         changes: dict[str, object] = {}
         for key, value in settings.items():
-            changes[key] = _check_setting(key, value)
+            checked = _check_setting(key, value)
+            # A setting repeating the preset's own value changes nothing: {"preset": "classic",
+            # "min_discard": 0} is the classic preset itself (before, "classic+custom", unequal
+            # to CLASSIC with no override to name).
+            if checked != getattr(base, key):
+                changes[key] = checked
         if not changes:
             return base
         # (The rule set checks its settings together: 0 <= min_discard <= max_discard <= 5.)

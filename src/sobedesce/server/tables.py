@@ -436,7 +436,13 @@ class Tables:
     def drop(self, room: Room) -> list[Client]:
         """Forget a table this process may no longer change (its lease moved on); the
         connections that were at it."""
-        for handle in [*room.timers.values(), room.clock_timer, room.close_timer, room.kept_timer, room.spectators_timer]:
+        for handle in [
+            *room.timers.values(),
+            room.clock_timer,
+            room.close_timer,
+            room.kept_timer,
+            room.spectators_timer,
+        ]:
             if handle is not None:
                 handle.cancel()
         room.timers.clear()
@@ -454,7 +460,13 @@ class Tables:
 
     async def close(self) -> None:
         for room in self.rooms.values():
-            for handle in [*room.timers.values(), room.clock_timer, room.close_timer, room.kept_timer, room.spectators_timer]:
+            for handle in [
+                *room.timers.values(),
+                room.clock_timer,
+                room.close_timer,
+                room.kept_timer,
+                room.spectators_timer,
+            ]:
                 if handle is not None:
                     handle.cancel()
             if room.driving is not None:
