@@ -448,8 +448,11 @@ def test_replay_of_a_finished_match(browser: Browser, server: str) -> None:
     assert page.locator("#replay .trick .card").count() >= 1 or "sits out" in steps.inner_text()
     page.click("#next-round")
     expect(steps).to_contain_text("Round 2")
+    expect(page.locator("#score-table tbody tr")).to_have_count(1)  # round 1 is over
 
     # The viewer deals again from the deck and scores each round: it must agree with the engine.
+    page.click("#last-step")
+    expect(page.locator("#last-step")).to_be_disabled()
     with urllib.request.urlopen(f"{server}api/matches/{match_id}") as response:
         summary = json.load(response)["summary"]
     shown = page.locator("#score-table tbody tr").evaluate_all(
@@ -1061,6 +1064,7 @@ def test_the_replays_scores_fit_a_phone(browser: Browser, server: str) -> None:
     token, match_id = _play_quick_match(server.replace("http", "ws", 1) + "ws", name)
     page = _signed_in_page(browser, name, token, viewport={"width": 390, "height": 844}, has_touch=True)
     page.goto(server + f"#/replay/{match_id}")
+    page.click("#last-step")  # the whole match's scores
     expect(page.locator("#score-table tbody tr").first).to_be_visible()
     for word in ("Round", "Mão"):
         if word == "Mão":
@@ -2504,9 +2508,9 @@ def test_the_leaderboard_opens_on_the_board_that_has_matches(browser: Browser, s
 
 # -- 43. the dealer's chip covers no name on a phone ------------------------------------------------
 
-CHIP_OVER_NAME = """seat => {
+CHIP_OVER_NAME = """([seat, kind]) => {
   const box = document.querySelector(`.seat[data-seat="${seat}"]`);
-  const chip = box.querySelector('.chip').getBoundingClientRect();
+  const chip = box.querySelector(kind === 'chooser' ? '.chooser-chip' : '.chip:not(.chooser-chip)').getBoundingClientRect();
   const range = document.createRange();
   range.selectNodeContents(box.querySelector('.name'));
   return [...range.getClientRects()].some(r => r.width > 0 && Math.min(r.right, chip.right) - Math.max(r.left, chip.left) > 0.5
@@ -2515,7 +2519,8 @@ CHIP_OVER_NAME = """seat => {
 
 
 def test_the_dealer_chip_covers_no_name_on_a_phone(browser: Browser, server: str) -> None:
-    # On a phone the "D" lay over the last letter of a side seat's name ("Ana Sofi").
+    # On a phone the "D" lay over the last letter of a side seat's name ("Ana Sofi"); the
+    # chooser's "T", on the other corner, keeps clear of it too.
     page = _at_a_quick_match(browser, server, 390, 844, has_touch=True)
     page.wait_for_function("() => window.sobedesce.state.state !== null")
     for seat in range(4):
@@ -2523,14 +2528,17 @@ def test_the_dealer_chip_covers_no_name_on_a_phone(browser: Browser, server: str
             """async seat => {
               const app = await import('/static/app.js');
               const {state, table, seat: me} = window.sobedesce.state;
-              if (seat !== me) table.seats[seat].name = 'Ana Sofia';
+              for (const other of [0, 1, 2, 3]) if (other !== me) table.seats[other].name = 'Ana Sofia';
               state.dealer = seat;
+              state.chooser = (seat + 1) % 4;
               app.render();
             }""",
             seat,
         )
         expect(page.locator(f'.seat[data-seat="{seat}"] > .chip')).to_have_count(1)
-        assert not page.evaluate(CHIP_OVER_NAME, seat), f"the chip covers the name of seat {seat}"
+        expect(page.locator(f'.seat[data-seat="{(seat + 1) % 4}"] > .chooser-chip')).to_have_count(1)
+        assert not page.evaluate(CHIP_OVER_NAME, [seat, "dealer"]), f"the D covers the name of seat {seat}"
+        assert not page.evaluate(CHIP_OVER_NAME, [(seat + 1) % 4, "chooser"]), f"the T covers seat {seat + 1}'s name"
     page.context.close()
 
 
@@ -2878,4 +2886,76 @@ def test_a_finished_trick_stays_on_the_table_with_its_winner_before_it_is_collec
         marked, held = shown[cards]
         assert marked == winner, (cards, marked, winner)
         assert held >= 1200, f"the finished trick {cards} was drawn for {held:.0f} ms only"
+    page.context.close()
+
+
+def test_the_trumps_in_hand_the_chooser_and_clubs_double_are_marked(browser: Browser, server: str) -> None:
+    # A new player led the Ace of Clubs with Hearts trump, having lost sight of the trump box;
+    # nothing said who chose the trump (who leads first, and in classic must play); and the double of Clubs came
+    # only in the round's summary.
+    page = new_page(browser, viewport={"width": 1280, "height": 900})
+    page.goto(server)
+    register(page, person())
+    quick_match(page, "classic")
+    decide_until(page, "play")
+    state = page.evaluate("window.sobedesce.state.state")
+    trump, chooser = state["trump"], state["chooser"]
+    marked = page.locator("#hand .card.trump-card").evaluate_all("els => els.map(e => e.dataset.card)")
+    assert sorted(marked) == sorted(card for card in state["hand"] if card.endswith(trump)), (trump, marked)
+    assert all(
+        "trump" in (label or "")
+        for label in page.locator("#hand .card.trump-card").evaluate_all(
+            "els => els.map(e => e.getAttribute('aria-label'))"
+        )
+    )
+    expect(page.locator(".chooser-chip")).to_have_count(1)
+    expect(page.locator(f".seat[data-seat='{chooser}'] .chooser-chip")).to_have_attribute("title", "chooses trump")
+    expect(page.locator(".trump-box .double")).to_have_count(1 if trump == "C" else 0)
+    page.context.close()
+
+
+def test_the_history_shows_older_matches_page_by_page(browser: Browser, server: str) -> None:
+    # The page showed a player's 50 newest matches and no way to the others.  The server's
+    # answers are made up here (53 matches), the page's paging is what is checked.
+    def entry(match: int) -> dict[str, Any]:
+        return {
+            "match": match,
+            "table": f"t{match}",
+            "rules": "classic",
+            "finished_at": "2026-12-05T10:00:00+00:00",
+            "seat": 0,
+            "score": 0,
+            "riscos": 10,
+            "won": True,
+            "with_bots": True,
+            "players": ["Me", "Bot (easy)", "Bot (easy)", "Bot (easy)"],
+            "scores": [0, 5, 6, 7],
+        }
+
+    asked: list[str] = []
+
+    def history(route: Any) -> None:
+        url = route.request.url
+        asked.append(url)
+        before = re.search(r"before=(\d+)", url)
+        top = int(before.group(1)) - 1 if before else 53
+        ids = list(range(top, max(0, top - 50), -1))
+        route.fulfill(status=200, content_type="application/json", body=json.dumps([entry(m) for m in ids]))
+
+    name = person()
+    request = urllib.request.Request(
+        f"{server}api/players", data=json.dumps({"name": name}).encode(), headers={"Content-Type": "application/json"}
+    )
+    with urllib.request.urlopen(request) as response:
+        token = json.load(response)["token"]
+    page = _signed_in_page(browser, name, token, viewport={"width": 1280, "height": 900})
+    page.route(re.compile(rf"/api/players/{name}/history"), history)
+    page.goto(server + "#/history")
+    rows = page.locator("#history tbody tr")
+    expect(rows).to_have_count(50)
+    page.click("#history-more")
+    expect(rows).to_have_count(53)
+    expect(page.locator("#history-more")).to_have_count(0)
+    assert [int(m) for m in rows.evaluate_all("els => els.map(e => e.dataset.match)")] == list(range(53, 0, -1))
+    assert "before=4" in asked[-1], asked
     page.context.close()

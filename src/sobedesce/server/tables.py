@@ -789,7 +789,10 @@ class Tables:
             if room is None:
                 raise ServerError("no_table", f"no table {shown(table_id)} to watch")
             await self._quit_open_table(client, room)
-            self._attach(client, room, None, since)  # its snapshot holds the table's facts
+            self._attach(client, room, None, since)
+            # The table's facts to the spectator now (an update, unlike a snapshot, has none);
+            # to the others, their count of spectators in a moment.
+            client.send({"type": "table", "table": room.public(client)})
             self._spectators_changed(room)
         return room
 

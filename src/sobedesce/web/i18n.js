@@ -36,6 +36,7 @@ const STRINGS = {
     rules_label: "Rules",
     rules_classic: "Classic",
     rules_table: "Table",
+    rules_custom: "custom settings",
     level_label: "Bots",
     level_easy: "Easy",
     level_hard: "Hard",
@@ -82,6 +83,7 @@ const STRINGS = {
     col_played: "Played",
     col_won: "Won",
     col_rating: "Rating",
+    board_help: "Riscos: the points won and lost in finished matches. Rating: a skill estimate from every match (OpenSkill), cautious while a player has few matches, so it can fall at first even after a win.",
     col_tricks: "Tricks",
     took_it: "took the trick",
     nobody_yet: "No finished match yet.",
@@ -94,7 +96,9 @@ const STRINGS = {
     // The table.
     round_n: "Round {n}",
     dealer: "dealer",
-    chooser: "chooser",
+    chooser: "chooses trump",
+    chooser_chip: "T",
+    double_help: "Clubs are trump: every point of this round counts double",
     you_suffix: "(you)",
     away: "away: a bot plays",
     offline: "offline",
@@ -225,6 +229,7 @@ const STRINGS = {
     // History and replay.
     history_title: "Your finished matches",
     no_history: "You have not finished a match yet.",
+    older_matches: "Older matches",
     col_when: "When",
     col_rules: "Rules",
     col_players: "Players",
@@ -236,6 +241,7 @@ const STRINGS = {
     replay_title: "Replay of match {id}",
     download: "Download record",
     first: "Start",
+    last: "End",
     prev_round: "Previous round",
     prev_step: "Previous step",
     next_step: "Next step",
@@ -356,6 +362,7 @@ const STRINGS = {
     rules_label: "Regras",
     rules_classic: "Clássicas",
     rules_table: "De mesa",
+    rules_custom: "regras alteradas",
     level_label: "Bots",
     level_easy: "Fáceis",
     level_hard: "Difíceis",
@@ -402,6 +409,7 @@ const STRINGS = {
     col_played: "Partidas",
     col_won: "Ganhas",
     col_rating: "Rating",
+    board_help: "Riscos: os pontos ganhos e perdidos nas partidas terminadas. Rating: uma estimativa da força de cada jogador a partir de todas as partidas (OpenSkill), prudente enquanto tem poucas partidas, por isso pode descer no início mesmo depois de uma vitória.",
     col_tricks: "Vazas",
     took_it: "levou a vaza",
     nobody_yet: "Ainda nenhuma partida terminou.",
@@ -414,6 +422,8 @@ const STRINGS = {
     round_n: "Mão {n}",
     dealer: "dá as cartas",
     chooser: "escolhe o trunfo",
+    chooser_chip: "T",
+    double_help: "Trunfo de paus: todos os pontos desta mão contam a dobrar",
     you_suffix: "(eu)",
     away: "ausente: joga um bot",
     offline: "desligado",
@@ -542,6 +552,7 @@ const STRINGS = {
     act_play: "Jogar {card}",
     history_title: "As suas partidas terminadas",
     no_history: "Ainda não terminou nenhuma partida.",
+    older_matches: "Partidas anteriores",
     col_when: "Quando",
     col_rules: "Regras",
     col_players: "Jogadores",
@@ -553,6 +564,7 @@ const STRINGS = {
     replay_title: "Rever a partida {id}",
     download: "Descarregar o registo",
     first: "Início",
+    last: "Fim",
     prev_round: "Mão anterior",
     prev_step: "Passo anterior",
     next_step: "Passo seguinte",
@@ -693,8 +705,8 @@ export function expected(n) {
 }
 
 export function dateTime(iso) {
-  const parts = { year: "numeric", month: "2-digit", day: "2-digit", hour: "2-digit", minute: "2-digit" };
-  return new Intl.DateTimeFormat(locale(), parts).format(new Date(iso));
+  // The month by name ("5 Dec 2026"): "05/12/2026" read as May 12th to some.
+  return new Intl.DateTimeFormat(locale(), { dateStyle: "medium", timeStyle: "short" }).format(new Date(iso));
 }
 
 // The server names bots "Bot 1 (easy)" (at a table) or "Bot (easy)" (every bot of a level,

@@ -435,6 +435,8 @@ function leaderboardPanel(app) {
             ),
           ),
         ),
+    // The rating was a bare number that fell after a win: what it is, and why.
+    rows.length > 0 && h("p", { class: "help", id: "board-help" }, t("board_help")),
   );
 }
 

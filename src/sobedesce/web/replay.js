@@ -12,7 +12,7 @@ import { seatPositions } from "./table.js";
 const START_SCORE = 20;
 // `historyVisit`: the visit of the page the history was asked for (the route, a new object at
 // each visit). Asked once, it never showed a match finished after the page's first visit.
-const cache = { history: null, historyOf: null, historyVisit: null, replay: null };
+const cache = { history: null, historyMore: false, historyOf: null, historyVisit: null, replay: null };
 
 // -- history --------------------------------------------------------------------------
 
@@ -26,11 +26,18 @@ async function fetchAs(path, token) {
   return fetch(path);
 }
 
-async function loadHistory(name, token) {
-  const response = await fetchAs(`/api/players/${encodeURIComponent(name)}/history`, token);
+// A page of a history holds this many matches; "Older matches" asks for the next page (the
+// page showed the newest 50 only, and no way to the others).
+const HISTORY_PAGE = 50;
+
+async function loadHistory(name, token, before = null) {
+  const query = `limit=${HISTORY_PAGE}${before === null ? "" : `&before=${before}`}`;
+  const response = await fetchAs(`/api/players/${encodeURIComponent(name)}/history?${query}`, token);
   const rows = response.ok ? await response.json() : [];
   if (cache.historyOf !== name) return; // another name since
-  cache.history = rows;
+  if (before !== null && cache.history?.at(-1)?.match !== before) return; // asked twice, or a new visit since
+  cache.history = before === null ? rows : [...cache.history, ...rows];
+  cache.historyMore = rows.length === HISTORY_PAGE;
   render();
 }
 
@@ -76,6 +83,18 @@ export function renderHistory(app) {
             ),
           ),
         ),
+    rows?.length && cache.historyMore
+      ? h(
+          "button",
+          {
+            type: "button",
+            id: "history-more",
+            "data-key": "history-more",
+            onclick: () => loadHistory(app.player.name, app.player.token, rows.at(-1).match),
+          },
+          t("older_matches"),
+        )
+      : null,
   );
 }
 
@@ -210,6 +229,20 @@ async function loadReplay(id, token) {
   render();
 }
 
+// The first step of a round, or (``end``) its last.
+function jump(replay, round, end = false) {
+  replay.round = round;
+  replay.step = end ? replay.rounds[round].steps.length - 1 : 0;
+  render();
+}
+
+// A record's rule set as the lobby names it ("Classic"); changed settings say so.
+function rulesName(rules) {
+  const preset = typeof rules === "string" ? rules : rules?.preset ?? "classic";
+  const name = preset === "table" || preset === "classic" ? t(`rules_${preset}`) : preset;
+  return typeof rules === "object" && rules !== null && Object.keys(rules).some((k) => k !== "preset") ? `${name} (${t("rules_custom")})` : name;
+}
+
 function move(replay, roundDelta, stepDelta) {
   const rounds = replay.rounds;
   if (roundDelta) {
@@ -279,15 +312,18 @@ export function renderReplay(app) {
       "div",
       { class: "panel-head" },
       h("h1", { id: "replay-title" }, t("replay_title", { id })),
+      h("p", { class: "help", id: "replay-rules" }, `${t("rules_label")}: ${rulesName(record.rules)}`),
       h("a", { class: "button", id: "download", href: replay.href, download: `sobedesce-match-${id}.json` }, t("download")),
     ),
     h(
       "div",
       { class: "replay-controls row", role: "group" },
+      button("first-step", `|◀ ${t("first")}`, () => jump(replay, 0), first),
       button("prev-round", `« ${t("prev_round")}`, () => move(replay, -1, 0), replay.round === 0),
       button("prev-step", `◀ ${t("prev_step")}`, () => move(replay, 0, -1), first),
       button("next-step", `${t("next_step")} ▶`, () => move(replay, 0, 1), last),
       button("next-round", `${t("next_round")} »`, () => move(replay, 1, 0), replay.round === replay.rounds.length - 1),
+      button("last-step", `${t("last")} ▶|`, () => jump(replay, replay.rounds.length - 1, true), last),
     ),
     h(
       "p",
@@ -328,7 +364,13 @@ export function renderReplay(app) {
       "section",
       { class: "panel", "aria-labelledby": "replay-scores" },
       h("h2", { id: "replay-scores" }, t("replay_scores")),
-      scoreTable(names, replay.rounds.map((r) => ({ round: r.round, deltas: r.deltas, scores: r.scores }))),
+      // The rounds played by the step shown: the whole match's table told its end at step 1.
+      scoreTable(
+        names,
+        replay.rounds
+          .filter((r, i) => i < replay.round || (i === replay.round && replay.step === round.steps.length - 1))
+          .map((r) => ({ round: r.round, deltas: r.deltas, scores: r.scores })),
+      ),
     ),
   );
 }
@@ -345,6 +387,7 @@ export function replayFocus(app, lost) {
 function replaySeat(seat, pos, names, round, step) {
   const status = [];
   if (seat === round.dealer) status.push(t("dealer"));
+  if (seat === round.chooser) status.push(t("chooser"));
   if (step.active[seat] === false) status.push(t("sitting_out"));
   if (step.active[seat]) status.push(step.won[seat] === 1 ? t("trick_1") : t("tricks_n", { n: step.won[seat] }));
   return h(

@@ -112,7 +112,7 @@ const DIFFERENCES = {
     title: "The two rule sets side by side",
     head: ["Rule", "Classic (default)", "Table"],
     rows: [
-      ["Direction of play (drawing only)", "counter-clockwise", "clockwise"],
+      ["Seating (how the table is drawn; the order of play is the same)", "counter-clockwise", "clockwise"],
       ["Turn up the 13th card as trump", "allowed", "not allowed"],
       ["Cards exchanged by a player who plays", "0–5", "1–5"],
       ["The chooser must play", "yes", "no"],

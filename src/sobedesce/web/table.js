@@ -273,6 +273,15 @@ function seatBox(table, seat, pos) {
         h("span", { "aria-hidden": "true" }, "D"),
         h("span", { class: "visually-hidden" }, `, ${t("dealer")}`),
       ),
+    // Who chose the trump this round (it leads the first trick, and in classic must play).
+    state?.chooser === seat &&
+      state.phase !== "match_over" &&
+      h(
+        "span",
+        { class: "chip chooser-chip", title: t("chooser") },
+        h("span", { "aria-hidden": "true" }, t("chooser_chip")),
+        h("span", { class: "visually-hidden" }, `, ${t("chooser")}`),
+      ),
     !isMe && state && backs(state.hand_sizes[seat]),
     table.bubbles[seat] && h("span", { class: "bubble", "data-phrase": table.bubbles[seat].phrase }, t(`phrase_${table.bubbles[seat].phrase}`)),
   );
@@ -313,6 +322,9 @@ function tableInfo(state) {
       state.trump
         ? h("span", { class: `trump-suit ${"HD".includes(state.trump) ? "red" : "black"}`, "aria-hidden": "true" }, SUIT_SYMBOL[state.trump])
         : h("span", { class: "trump-none", "aria-hidden": "true" }, "?"),
+      // Clubs count double: said where the trump is, all round long (it was said only in the
+      // round's summary, once the points were lost).
+      state.trump === "C" && h("span", { class: "double", title: t("double_help") }, "×2"),
       state.turned && turnedCard(state),
     ),
     h(
@@ -625,13 +637,15 @@ function handRow(table, turn) {
     state.hand.map((card) => {
       const legal = playing && state.legal.includes(card);
       const picked = choosing && table.selected.has(card);
+      const trump = state.trump !== null && card.endsWith(state.trump);
       let label = cardName(card);
+      if (trump) label += `, ${t("trump").toLowerCase()}`;
       if (playing) label += `, ${legal ? t("legal") : t("not_playable")}`;
       if (choosing) label += picked ? `, ${t("to_discard")}` : "";
       return cardFace(card, {
         tag: "button",
         type: "button",
-        class: `in-hand${legal ? " legal" : ""}${playing && !legal ? " dim" : ""}${picked ? " picked" : ""}`,
+        class: `in-hand${trump ? " trump-card" : ""}${legal ? " legal" : ""}${playing && !legal ? " dim" : ""}${picked ? " picked" : ""}`,
         label,
         "data-key": `hand-${card}`,
         "aria-disabled": (playing && !legal) || (!playing && !exchanging) ? "true" : null,
