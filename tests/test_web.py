@@ -2891,12 +2891,9 @@ def test_a_finished_trick_stays_on_the_table_with_its_winner_before_it_is_collec
 
 def test_the_trumps_in_hand_the_chooser_and_clubs_double_are_marked(browser: Browser, server: str) -> None:
     # A new player led the Ace of Clubs with Hearts trump, having lost sight of the trump box;
-    # nothing said who chose the trump (who leads first, and in classic must play); and the double of Clubs came
-    # only in the round's summary.
-    page = new_page(browser, viewport={"width": 1280, "height": 900})
-    page.goto(server)
-    register(page, person())
-    quick_match(page, "classic")
+    # nothing said who chose the trump (who leads first, and in classic must play); and the
+    # double of Clubs came only in the round's summary.
+    page = _at_a_quick_match(browser, server, 1280, 900)
     decide_until(page, "play")
     state = page.evaluate("window.sobedesce.state.state")
     trump, chooser = state["trump"], state["chooser"]
