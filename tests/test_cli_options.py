@@ -313,6 +313,12 @@ def test_arena_save_with_an_empty_name_is_refused(
     with pytest.raises(ArenaError, match="save needs the name of a new or empty directory, not ''"):
         run_arena(["random"] * 4, deals=1, jobs=1, save="")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["notes.txt"]
+    # "-" made a directory named "-" (the other commands read it as standard in or out).
+    message = refused(capsys, "arena", "--deals", "1", "--jobs", "1", "--no-progress", "--save", "-")
+    assert message == (
+        "sobedesce arena: error: --save - is refused: the records are files of a directory, name the directory\n"
+    )
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["notes.txt"]
 
 
 @pytest.mark.parametrize(

@@ -149,6 +149,9 @@ def run(args: argparse.Namespace) -> int:
     if args.save == "":
         # Path("") is the current directory: the records would be mixed with what is there.
         return _fail("--save needs the name of a new or empty directory, not ''")
+    if args.save == "-":
+        # As for replay, demo and play, "-" means standard output there, never a directory.
+        return _fail("--save - is refused: the records are files of a directory, name the directory")
     if args.save is not None and os.path.lexists(args.save) and not os.path.isdir(args.save):
         return _fail(f"{args.save} is a file: --save needs a new or empty directory")
     if args.save is not None and os.path.isdir(args.save):
