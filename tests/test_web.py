@@ -2956,3 +2956,17 @@ def test_the_history_shows_older_matches_page_by_page(browser: Browser, server: 
     assert [int(m) for m in rows.evaluate_all("els => els.map(e => e.dataset.match)")] == list(range(53, 0, -1))
     assert "before=4" in asked[-1], asked
     page.context.close()
+
+
+def test_the_lobby_says_what_each_level_of_bot_is(browser: Browser, server: str) -> None:
+    # "Easy", "Hard", "Expert" with nothing said of them, "Hard" the default: a guess.
+    page = new_page(browser, viewport={"width": 390, "height": 844}, has_touch=True)
+    page.goto(server)
+    register(page, person())
+    help_text = page.locator("#quick #level-help")
+    expect(help_text).to_contain_text("beginner")
+    expect(help_text).to_contain_text("Expert plays out")
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    page.click("#lang")
+    expect(help_text).to_contain_text("principiante")
+    page.context.close()

@@ -137,6 +137,8 @@ function quickPanel(app) {
         ["easy", "hard", "expert"].map((level) => [level, t(`level_${level}`)]),
         "level",
       ),
+      // What each level is: nothing said so, and "Hard", the default, was a guess.
+      h("p", { class: "help", id: "level-help" }, t("level_help")),
     ),
     h("button", { type: "submit", class: "primary", id: "play-now", "data-key": "play-now" }, t("play_now")),
     problem(app, "quick"),
