@@ -2218,6 +2218,13 @@ def test_the_hint_shows_the_figure_the_bot_ranks_by(browser: Browser, server: st
     own = page.locator("#dialog .hints li .hint-own").all_inner_texts()
     assert [float(text.split()[-1].replace(MINUS, "-")) for text in own] == [o["expected_delta"] for o in options]
     expect(page.locator("#dialog .hint-how")).to_contain_text("against the others")
+    # An option is taken from the list in one click: the second here, a card of this hand.
+    second = options[1] if len(options) > 1 else options[0]
+    before = int(version(page))
+    page.click("#dialog [data-key=hint-do-1]" if len(options) > 1 else "#dialog [data-key=hint-do-0]")
+    expect(page.locator("#dialog")).not_to_be_visible()
+    page.wait_for_function("v => window.sobedesce.state.v > v", arg=before)
+    assert second["action"]["card"] not in page.evaluate("window.sobedesce.state.state.hand")
     page.context.close()
 
 

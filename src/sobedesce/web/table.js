@@ -904,7 +904,7 @@ function fillDialog(app) {
     body.replaceChildren(scoreTable(names, rounds), scoreChart(names, rounds));
   } else if (table.dialog === "hint") {
     title.textContent = t("hint_title");
-    body.replaceChildren(hintList(table.hint));
+    body.replaceChildren(hintList(table));
   }
   if (focused) body.querySelector(`[data-key="${CSS.escape(focused)}"]`)?.focus();
 }
@@ -936,7 +936,8 @@ function trickList(table, trick) {
   );
 }
 
-function hintList(hint) {
+function hintList(table) {
+  const hint = table.hint;
   if (!hint) return h("p", {}, "");
   if (hint.error) return h("p", {}, words(hint.error));
   if (!hint.options) return h("p", {}, t("hint_wait"));
@@ -955,10 +956,26 @@ function hintList(hint) {
     h(
       "ol",
       { class: "hints" },
-      options.map(({ option, rank, rest }) =>
+      options.map(({ option, rank, rest }, i) =>
         h(
           "li",
           {},
+          // Taken from here in one click while the turn is still the one the hint was for.
+          myTurn(table) && hint.v === table.v && !table.pending
+            ? h(
+                "button",
+                {
+                  type: "button",
+                  class: "hint-do",
+                  "data-key": `hint-do-${i}`,
+                  onclick: () => {
+                    document.getElementById("dialog").close();
+                    act(table, option.action);
+                  },
+                },
+                t("hint_do"),
+              )
+            : null,
           h("span", { class: "hint-action" }, describeAction(option.action)),
           rank !== null
             ? [
