@@ -2546,6 +2546,14 @@ def test_the_dealer_chip_covers_no_name_on_a_phone(browser: Browser, server: str
         expect(page.locator(f'.seat[data-seat="{(seat + 1) % 4}"] > .chooser-chip')).to_have_count(1)
         assert not page.evaluate(CHIP_OVER_NAME, [seat, "dealer"]), f"the D covers the name of seat {seat}"
         assert not page.evaluate(CHIP_OVER_NAME, [(seat + 1) % 4, "chooser"]), f"the T covers seat {seat + 1}'s name"
+        # Nor does either make its name take two lines where the others' take one (room made
+        # for the T on the other side wrapped "Bot 1 (easy)", and the hand fell below the fold).
+        heights = page.evaluate(
+            """() => { const me = window.sobedesce.state.seat;
+                 return [0, 1, 2, 3].filter(s => s !== me).map(s =>
+                   document.querySelector(`.seat[data-seat="${s}"] .seat-head`).getBoundingClientRect().height); }"""
+        )
+        assert max(heights) - min(heights) < 1, (seat, heights)
     page.context.close()
 
 
