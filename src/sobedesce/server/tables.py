@@ -259,9 +259,9 @@ class Room:
     player id, name), for ``Settings.keep_for`` after it was made; in memory only (a table
     taken over or restored opens them to anyone)."""
     kept_timer: asyncio.TimerHandle | None = None
+    """Lets the kept seats go (its ``when()``: the moment they stop being kept)."""
     spectators_timer: asyncio.TimerHandle | None = None
     """The coming broadcast of the spectators' count (see ``Tables._spectators_changed``)."""
-    """Lets the kept seats go (its ``when()``: the moment they stop being kept)."""
 
     @property
     def people(self) -> list[int]:
@@ -1603,9 +1603,9 @@ def check_name(name: str) -> str:
         raise ServerError("bad_name", f"a name has at most {NAME_MAX} characters, not {len(clean)}")
     if any(unicodedata.category(ch)[0] == "C" or _invisible(ch) for ch in clean):
         # Cc, and Cf (zero-width spaces and joiners, direction marks), Co, Cn: none shows as
-        # itself; nor do the characters Unicode says to ignore when drawn (a variation
-        # selector, the grapheme joiner, the Hangul fillers) and a blank Braille cell, which
-        # made "Ana" and "Ana" with one of them two players, and a person pass for "Bot".
+        # itself; nor do the other characters Unicode says to ignore when drawn (the grapheme
+        # joiner, the Hangul fillers) and a blank Braille cell, which made "Ana" and "Ana"
+        # with one of them two players, and a person pass for "Bot".
         # "control characters" is kept in the words: the web page matches them.
         raise ServerError("bad_name", "a name may not hold control characters or invisible ones")
     if len(clean.casefold()) > NAME_LENGTH:
@@ -1621,8 +1621,9 @@ def check_name(name: str) -> str:
         raise ServerError("bad_name", "names starting with 'Bot' are kept for the bots")
     mixed = _scripts(clean)
     if mixed is not None:
-        # "Ana" with a Cyrillic A (U+0410) is another name than "Ana", drawn the same: a name's letters
-        # come from one alphabet (Japanese and Korean writing mix theirs with Han and Latin).
+        # "Ana" with a Cyrillic A (U+0410) is another name than "Ana", drawn the same: a
+        # name's letters come from one alphabet (Japanese and Korean writing mix theirs with
+        # Han and Latin).
         raise ServerError("bad_name", f"a name is written in one alphabet: this one mixes {mixed}")
     if clean in (".", ".."):
         # An address /api/players/../history is rewritten by every client before it is sent.
