@@ -41,7 +41,7 @@ const STRINGS = {
     level_easy: "Easy",
     level_hard: "Hard",
     level_expert: "Expert",
-    level_help: "Easy plays by a beginner's rules of thumb, with a beginner's mistakes; Hard by a good player's rules of thumb; Expert plays out hundreds of possible deals before each decision.",
+    level_help: "Easy plays by a beginner’s rules of thumb, with a beginner’s mistakes; Hard by a good player’s rules of thumb; Expert plays out hundreds of possible deals before each decision.",
     play_now: "Play now",
     create_title: "Create a table",
     seat_n: "Seat {n}",
