@@ -94,6 +94,25 @@ def test_a_quick_match_is_played_to_the_end_and_recorded(server: ServerProcess) 
         assert len(http.get(f"/api/players/{name}/history").json()) == 2
 
 
+def test_a_bots_record_link_of_a_private_table_carries_its_invitation(server: ServerProcess) -> None:
+    """A private table's record is given only with its invitation (or a player's token): the
+    link the client printed led to a 404."""
+    with server.http() as http:
+        host = http.post("/api/players", json={"name": unique_name("Host")}).json()["token"]
+        made = http.post(
+            "/api/tables",
+            json={"seats": ["open", "easy", "easy", "easy"], "private": True},
+            headers={"Authorization": f"Bearer {host}"},
+        ).json()
+    done = run_bot(server.base, "--code", made["invite"], "--bot", "basic", "--name", unique_name("Bp"))
+    assert done.returncode == 0, done.stderr
+    link = re.search(r"^record: (\S+)$", done.stdout, re.M)
+    assert link is not None and link.group(1).endswith(f"/record?code={made['invite']}"), done.stdout
+    with server.http() as http:
+        assert http.get(link.group(1)).status_code == 200
+        assert http.get(link.group(1).split("?")[0]).status_code == 404
+
+
 def test_a_bot_takes_the_open_seat_of_a_persons_table(server: ServerProcess) -> None:
     name = unique_name("Bt")
 

@@ -20,7 +20,7 @@ import sys
 import traceback
 from dataclasses import dataclass, field
 from typing import Any
-from urllib.parse import urlsplit, urlunsplit
+from urllib.parse import quote, urlsplit, urlunsplit
 
 DEFAULT_RULES = "classic"
 ANSWER_TIMEOUT = 60.0
@@ -406,7 +406,9 @@ class BotClient:
             while True:
                 message = json.loads(await asyncio.wait_for(ws.recv(), max(0.0, deadline - loop.time())))
                 if message.get("type") == "table" and message["table"].get("match_id") is not None:
-                    _say(f"record: {self.base}/api/matches/{message['table']['match_id']}/record")
+                    # A private table's record is given with its invitation (or a player's token).
+                    query = f"?code={quote(self.code)}" if message["table"].get("private") and self.code else ""
+                    _say(f"record: {self.base}/api/matches/{message['table']['match_id']}/record{query}")
                     return
 
     def _table(self, table: dict[str, Any]) -> None:
