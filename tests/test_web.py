@@ -2670,6 +2670,8 @@ def test_every_announcement_is_left_to_be_read(browser: Browser, server: str) ->
     page.goto(server)
     register(page, person())
     quick_match(page, "classic")
+    # The table is drawn at `joined`, its state a message later (on a busy machine, a moment).
+    page.wait_for_function("() => window.sobedesce.state.state !== null")
     done = "s => s.round > 1 || s.phase === 'match_over' || s.tricks.filter(t => t.winner !== null).length >= 2"
     while not page.evaluate(f"({done})(window.sobedesce.state.state)"):
         assert wait_for_turn(page) == "mine"
