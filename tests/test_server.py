@@ -2254,6 +2254,16 @@ def test_a_closed_spectator_stops_counting_at_once(tmp_path: Path) -> None:
     run(scenario())
 
 
+def test_an_invitation_code_neither_starts_nor_ends_with_a_sign() -> None:
+    """A code starting with "-" was read by `sobedesce bot --code` as an option (one in 32)."""
+    from sobedesce.server.tables import invite_code
+
+    codes = [invite_code() for _ in range(2000)]
+    assert all(len(code) == 12 and code[0].isalnum() and code[-1].isalnum() for code in codes)
+    assert len(set(codes)) == len(codes)
+    assert any("-" in code or "_" in code for code in codes)  # still base64url inside
+
+
 def test_spectators_coming_and_going_are_told_once_a_second_not_each_time(tmp_path: Path) -> None:
     """K connections that watched a table and left it in turn made the server tell everyone at
     it the spectators' count each time: K² messages, and a hundred such connections stalled the

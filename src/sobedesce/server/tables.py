@@ -598,7 +598,7 @@ class Tables:
             id=secrets.token_hex(4),
             rules=find_rules(rules).name,
             private=private,
-            invite_code=secrets.token_urlsafe(9) if private else None,
+            invite_code=invite_code() if private else None,
             seats=table_seats,
             clock=clock if people_tables else None,
             secret=seed if seed is not None else secrets.token_hex(16),
@@ -1492,6 +1492,16 @@ class Tables:
     def in_memory(self) -> int:
         """Tables held in memory: open, in play, or finished and looked at."""
         return len(self.rooms)
+
+
+def invite_code() -> str:
+    """A private table's invitation: 12 characters of base64url (72 bits, less a few) that
+    neither start nor end with "-" or "_": `sobedesce bot --code -x…` was read as an option, and
+    a link ending in "_" loses it in some chat programs."""
+    while True:
+        code = secrets.token_urlsafe(9)
+        if code[0].isalnum() and code[-1].isalnum():
+            return code
 
 
 SPECTATORS_EVERY = 1.0
