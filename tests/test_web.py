@@ -1472,10 +1472,11 @@ MATCH_OVER_FITS = """() => {
 WORST_EXCHANGE = """async () => {
   // The tallest an exchange gets, as the server can send it: Hearts turned up by the chooser
   // (the trump box holds a card), everyone must play (the reason under the buttons), and this
-  // seat deals (its dealer chip beside a long name).
+  // seat deals (its dealer chip beside a long name; the chooser is the seat after it, as the
+  // deal makes it: a test that made this seat the dealer while it chose saw both chips there).
   const app = await import('/static/app.js');
   const {state, seat} = window.sobedesce.state;
-  Object.assign(state, {trump: 'H', turned: '5H', dealer: seat});
+  Object.assign(state, {trump: 'H', turned: '5H', dealer: seat, chooser: (seat + 1) % 4});
   Object.assign(state.legal, {may_sit_out: false, must_play: 'must play: Hearts are trumps'});
   app.render();
 }"""
