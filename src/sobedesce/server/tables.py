@@ -263,6 +263,11 @@ class Room:
     spectators_timer: asyncio.TimerHandle | None = None
     """The coming broadcast of the spectators' count (see ``Tables._spectators_changed``)."""
 
+    def timer_handles(self) -> list[asyncio.TimerHandle]:
+        """Every timer the table runs (to cancel them all when it is let go or the server stops)."""
+        handles = [self.clock_timer, self.close_timer, self.kept_timer, self.spectators_timer]
+        return [*self.timers.values(), *(handle for handle in handles if handle is not None)]
+
     @property
     def people(self) -> list[int]:
         return [s for s, seat in enumerate(self.seats) if seat.kind == "person"]
@@ -436,15 +441,8 @@ class Tables:
     def drop(self, room: Room) -> list[Client]:
         """Forget a table this process may no longer change (its lease moved on); the
         connections that were at it."""
-        for handle in [
-            *room.timers.values(),
-            room.clock_timer,
-            room.close_timer,
-            room.kept_timer,
-            room.spectators_timer,
-        ]:
-            if handle is not None:
-                handle.cancel()
+        for handle in room.timer_handles():
+            handle.cancel()
         room.timers.clear()
         room.clock_timer = None
         if room.driving is not None:
@@ -460,15 +458,8 @@ class Tables:
 
     async def close(self) -> None:
         for room in self.rooms.values():
-            for handle in [
-                *room.timers.values(),
-                room.clock_timer,
-                room.close_timer,
-                room.kept_timer,
-                room.spectators_timer,
-            ]:
-                if handle is not None:
-                    handle.cancel()
+            for handle in room.timer_handles():
+                handle.cancel()
             if room.driving is not None:
                 room.driving.cancel()
         tasks = [r.driving for r in self.rooms.values() if r.driving is not None]
