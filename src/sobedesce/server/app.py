@@ -494,19 +494,18 @@ def create_app(
     async def finished_record(match_id: int, caller: Any, code: str | None) -> str:
         # An id no stored match can have (0, negative, beyond the store's integers) names none:
         # the store answers it without asking the database, which would refuse it (store._storable).
-        text = await tables().read(store.match_record, match_id)
+        found = await tables().read(store.finished_match, match_id)
         none = ServerError("no_match", f"no finished match {shown(match_id)}")
-        if text is None:
+        if found is None:
             raise none
-        private, invite = await tables().read(store.match_privacy, match_id)
-        if private:
+        if found.private:
             # A private table's match is its players' and its invitation's: to anyone else, no
             # such match (its record shows every hand, and who played with whom).
-            invited = code is not None and code == invite
+            invited = code is not None and code == found.invite
             seated = caller is not None and caller.id in (await tables().read(store.match_players, match_id) or [])
             if not (invited or seated):
                 raise none
-        return text
+        return found.record
 
     @app.get("/api/matches", tags=["matches"], responses=_refusals())
     async def matches(

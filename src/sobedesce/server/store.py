@@ -127,6 +127,14 @@ class SeatResult:
 
 
 @dataclass(frozen=True)
+class FinishedMatch:
+    record: str
+    private: bool
+    """Whether its table was private: its record is then its players' and its invitation's."""
+    invite: str | None
+
+
+@dataclass(frozen=True)
 class Standing:
     player: str
     rating: float
@@ -279,6 +287,10 @@ t_match_seats = sa.Table(
 
 def _now() -> datetime:
     return datetime.now(UTC)
+
+
+_MATCH_TABLE = t_tables.c.id == t_matches.c.table_id
+"""A match's table (no foreign key: a match whose table row is gone still reads)."""
 
 
 def _public_table() -> sa.ColumnElement[bool]:
@@ -1002,7 +1014,7 @@ class Store:
                 t_matches.c.rounds,
                 t_matches.c.with_bots,
             )
-            .select_from(t_matches.outerjoin(t_tables, t_tables.c.id == t_matches.c.table_id))
+            .select_from(t_matches.outerjoin(t_tables, _MATCH_TABLE))
             .where(_public_table())
         )
         if before is not None:
@@ -1058,7 +1070,7 @@ class Store:
                     first,
                     sa.and_(first.c.match_id == t_match_seats.c.match_id, first.c.seat == t_match_seats.c.seat),
                 )
-                .outerjoin(t_tables, t_tables.c.id == t_matches.c.table_id)
+                .outerjoin(t_tables, _MATCH_TABLE)
             )
             .where(t_match_seats.c.player_id == player_id)
             .order_by(t_matches.c.finished_at.desc(), t_matches.c.id.desc())
@@ -1090,24 +1102,24 @@ class Store:
 
     def match_record(self, match_id: int) -> str | None:
         """The JSON record of a finished match."""
+        found = self.finished_match(match_id)
+        return None if found is None else found.record
+
+    def finished_match(self, match_id: int) -> FinishedMatch | None:
+        """A finished match's record, and whether its table was private (with its invitation),
+        read at once: what the record's address needs to know before giving it."""
         if not _storable(match_id):
             return None
-        with self._transaction() as connection:
-            record = connection.execute(sa.select(t_matches.c.record).where(t_matches.c.id == match_id)).scalar()
-        return None if record is None else str(record)
-
-    def match_privacy(self, match_id: int) -> tuple[bool, str | None]:
-        """Whether a match was played at a private table, and that table's invitation."""
-        if not _storable(match_id):
-            return False, None
         query = (
-            sa.select(t_tables.c.private, t_tables.c.invite_code)
-            .select_from(t_matches.join(t_tables, t_tables.c.id == t_matches.c.table_id))
+            sa.select(t_matches.c.record, t_tables.c.private, t_tables.c.invite_code)
+            .select_from(t_matches.outerjoin(t_tables, _MATCH_TABLE))
             .where(t_matches.c.id == match_id)
         )
         with self._transaction() as connection:
             row = connection.execute(query).first()
-        return (False, None) if row is None else (bool(row.private), row.invite_code)
+        if row is None or row.record is None:
+            return None
+        return FinishedMatch(str(row.record), bool(row.private), row.invite_code)
 
     def match_players(self, match_id: int) -> list[int] | None:
         """The ids of a finished match's four players, by seat."""
