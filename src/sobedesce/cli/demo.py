@@ -7,10 +7,10 @@ import random
 import sys
 from typing import Any
 
-from sobedesce.core import PRESETS, Match, RulesError, dumps_record, find_rules
+from sobedesce.core import PRESETS, Match, RulesError, dumps_record, find_rules, risco_text
 
 from .play import save_problem
-from .show import describe_round, risco_text, seat_name
+from .show import describe_round, seat_name
 
 
 def register(subparsers: Any) -> None:

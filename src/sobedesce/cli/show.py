@@ -6,7 +6,7 @@ import json
 import re
 from collections.abc import Mapping
 
-from sobedesce.core import Exchange, Match, Phase, Round, format_cards
+from sobedesce.core import Exchange, Match, Phase, Round, format_cards, risco_text
 
 
 def _tricks(count: int) -> str:
@@ -75,14 +75,6 @@ def describe_round(match: Match, number: int, current: Round) -> list[str]:
         after = [current.scores[s] + current.deltas[s] for s in range(4)]
         lines.append(f"  scores: {' '.join(f'{v:>3}' for v in after)}")
     return lines
-
-
-def risco_text(value: float) -> str:
-    """A risco as printed: a whole one in full (``+2000000006``; ``:+g`` made it ``+2e+09``),
-    a fractional share (winners splitting an odd total) with two decimals (``+3.33``)."""
-    if value == int(value):
-        return f"{int(value):+d}"
-    return f"{value:+.2f}"
 
 
 def _setting(value: object) -> str:

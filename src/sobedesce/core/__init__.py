@@ -15,7 +15,7 @@ from .game import (
     legal_card_mask,
     riscos_for,
 )
-from .match import Match
+from .match import Match, risco_text
 from .record import (
     RecordFormatError,
     RecordRuleError,
@@ -73,4 +73,5 @@ __all__ = [
     "seat_view",
     "sorted_cards",
     "summary",
+    "risco_text",
 ]

@@ -273,6 +273,14 @@ class Match:
         return self.riscos() or [0.0] * 4
 
 
+def risco_text(value: float) -> str:
+    """A risco as text: a whole one in full (``+2000000006``; ``:+g`` made it ``+2e+09``), a
+    fractional share (winners splitting an odd total) with two decimals (``+3.33``)."""
+    if value == int(value):
+        return f"{int(value):+d}"
+    return f"{value:+.2f}"
+
+
 def _check_rng(rng: object) -> None:
     """Raise ``TypeError`` unless ``rng`` is a ``random.Random`` (``deal`` asks only when using it failed)."""
     if not isinstance(rng, _random.Random):

@@ -37,6 +37,7 @@ from sobedesce.core import (
     Suit,
     TrickView,
     TurnUp,
+    risco_text,
     sorted_cards,
 )
 from sobedesce.core.logic import MAY_SIT_OUT, must_play
@@ -1021,7 +1022,7 @@ def match_over_lines(event: Event, names: Sequence[str], human: int, rounds: int
     lines.append(Text(""))
     # The columns: up to 22 cells for the names, then 12 and 9; below 31 columns, 7 and 9;
     # wider when a number needs it (a resumed record may hold scores of a billion).
-    shown = [_risco(value) for value in event.riscos]
+    shown = [risco_text(value) for value in event.riscos]
     score, riscos, title = (12, 9, "final score") if width >= 31 else (7, 9, "final")
     score = max(score, 1 + max(len(str(value)) for value in event.scores))
     riscos = max(riscos, 1 + max(len(text) for text in shown))
@@ -1031,14 +1032,6 @@ def match_over_lines(event: Event, names: Sequence[str], human: int, rounds: int
         label = _row_label(names, seat, human, name)
         lines.append(Text(f"{_ljust(label, name)}{event.scores[seat]:>{score}}{shown[seat]:>{riscos}}"))
     return lines
-
-
-def _risco(value: float) -> str:
-    """A risco as ``sobedesce replay`` prints it (sobedesce.cli.show.risco_text): a whole one in
-    full (``+2000000006``; ``:+g`` made it ``+2e+09``), a fractional share with two decimals."""
-    if value == int(value):
-        return f"{int(value):+d}"
-    return f"{value:+.2f}"
 
 
 # -- pages ----------------------------------------------------------------------------------
