@@ -468,6 +468,7 @@ function trickArea(app, table, positions) {
   const done = trick && trick.winner !== null;
   const key = `${state.round}-${index}`;
   const moving = app.speed !== "off";
+  const playMs = moving ? cssMs("--play-ms") : 0; // read once a drawing, not once a card
   // The page is drawn anew at every message: an animation goes on from when it began (a
   // negative delay), not from the start, nor is it cut short by the next drawing.
   let collect = "";
@@ -495,7 +496,7 @@ function trickArea(app, table, positions) {
       const pos = positionOf(positions, seat);
       const playKey = `${key}-${card}`;
       if (!table.seenPlays.has(playKey)) table.seenPlays.set(playKey, now);
-      const entering = moving && now - table.seenPlays.get(playKey) < cssMs("--play-ms");
+      const entering = moving && now - table.seenPlays.get(playKey) < playMs;
       const enter = entering ? ` enter-${pos}` : "";
       const winner = done && trick.winner === seat;
       return cardFace(card, {
