@@ -1600,8 +1600,9 @@ def test_a_long_name_does_not_widen_the_lobby_on_a_phone(browser: Browser, serve
     # Not the lobby, but the same screen: the invitation had a sliver of the width between
     # the side seats, its link showing "http".
     expect(page.locator("#invite-link")).to_be_visible()
-    width = page.locator("#invite-link").evaluate("e => e.getBoundingClientRect().width")
-    assert width >= 200, width
+    # Read in the page, as it is drawn then: the page is drawn anew at each message (a table
+    # message a moment later), and a box read from an element just replaced measured 0.
+    page.wait_for_function("() => document.querySelector('#invite-link')?.getBoundingClientRect().width >= 200")
     assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
     page.click("[data-nav=lobby]")
     expect(page.locator("#tables li", has_text=name[:7])).to_have_count(1)
