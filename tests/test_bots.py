@@ -681,6 +681,34 @@ def test_the_strong_bot_gives_what_it_ranks_by_as_a_field(phase: Phase) -> None:
     assert (older.ranking, older.note) == (None, "my own words")
 
 
+@pytest.mark.parametrize("rules", PRESETS)
+@pytest.mark.parametrize("phase", [Phase.EXCHANGE, Phase.PLAY])
+def test_the_strong_bots_options_say_their_tricks_and_risk_of_none(rules: str, phase: Phase) -> None:
+    """Each option the seat plays carries the tricks it expects to end the round with and its
+    chance of ending it with none, which are what its expected change is made of: a round
+    without a trick costs the penalty, each trick takes one off, times the trump's
+    multiplier.  Sitting out has neither; `basic`'s card options have them from its own
+    play-outs."""
+    view = _view_at(rules, phase, 3)
+    assert view.trump is not None
+    mult = view.rules.multiplier(int(view.trump))
+    penalty = view.rules.no_trick_penalty * mult
+    settings = {"play_samples": 40, "exchange_samples": 120, "trump_samples": 60}
+    options = make_bot("strong", **settings).explain(view, random.Random(4))
+    told = [o for o in options if o.action != SIT_OUT]
+    assert told and all(o.tricks is None and o.no_trick is None for o in options if o.action == SIT_OUT)
+    for option in told:
+        assert option.tricks is not None and option.no_trick is not None, option
+        assert 0.0 <= option.no_trick <= 1.0 and 0.0 <= option.tricks <= 5.0, option
+        assert option.expected_delta == pytest.approx(penalty * option.no_trick - mult * option.tricks), option
+    # Different options, different words: they are the option's own, not the decision's.
+    assert len({(o.tricks, o.no_trick) for o in told}) > 1 or len(told) == 1
+    if phase == Phase.PLAY:
+        for option in BasicBot().explain(view, random.Random(4)):
+            assert option.tricks is not None and option.no_trick is not None
+            assert option.expected_delta == pytest.approx(penalty * option.no_trick - mult * option.tricks)
+
+
 @pytest.mark.parametrize("phase", [Phase.TRUMP, Phase.EXCHANGE, Phase.PLAY])
 def test_a_deadline_never_reached_changes_nothing(phase: Phase) -> None:
     view = _view_at("classic", phase, 3)

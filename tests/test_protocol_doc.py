@@ -67,12 +67,26 @@ def test_no_server_example_shows_another_seats_cards() -> None:
 def test_the_hint_example_has_the_fields_the_server_sends() -> None:
     """A hint's options as documented: ``ranking`` the figure the bot ranks by (or ``null``),
     and a ``note`` that does not repeat it."""
-    ranked = Option(Play(Card.parse("2C")), 4.756, "discard 2", 5.801)
+    ranked = Option(Play(Card.parse("2C")), 4.756, "discard 2", 5.801, 0.04, 0.9555)
     plain = Option(Play(Card.parse("4D")), 1.0, "chosen at random")  # a bot without rankings
     made = hint_json("h1", 6, [ranked, plain])["options"]
     assert made == [
-        {"action": {"kind": "play", "card": "2C"}, "expected_delta": 4.76, "ranking": 5.8, "note": "discard 2"},
-        {"action": {"kind": "play", "card": "4D"}, "expected_delta": 1.0, "ranking": None, "note": "chosen at random"},
+        {
+            "action": {"kind": "play", "card": "2C"},
+            "expected_delta": 4.76,
+            "ranking": 5.8,
+            "note": "discard 2",
+            "tricks": 0.0,
+            "no_trick": 0.96,
+        },
+        {
+            "action": {"kind": "play", "card": "4D"},
+            "expected_delta": 1.0,
+            "ranking": None,
+            "note": "chosen at random",
+            "tricks": None,
+            "no_trick": None,
+        },
     ]
     hints = [m for d, m in examples() if d == "←" and m["type"] == "hint"]
     assert hints and all(set(o) == set(made[0]) for h in hints for o in h["options"])

@@ -1159,7 +1159,14 @@ def test_a_hint_gives_the_strong_bots_options_for_the_seat_and_exchanges_say_why
         rankings = [o["ranking"] for o in options]
         assert all(isinstance(r, float | int) for r in rankings) and rankings == sorted(rankings), options
         assert not any("against the others" in o["note"] for o in options), options
+        # And in a player's words: the tricks the seat would end with, the risk of none, of
+        # which the expected change is made (to the figures' rounding).
         assert person.state is not None
+        mult = 2 if person.state["trump"] == "C" else 1
+        for option in options:
+            assert isinstance(option["tricks"], float | int) and isinstance(option["no_trick"], float | int), option
+            made = 5 * mult * option["no_trick"] - mult * option["tricks"]
+            assert abs(made - option["expected_delta"]) <= 0.2, option
         hand = set(person.state["hand"])
         assert all(set(o["action"]["discard"]) <= hand for o in options)
         # The best option is a decision the table takes.

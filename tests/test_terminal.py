@@ -47,6 +47,7 @@ from sobedesce.terminal.render import (
     describe_event,
     help_lines,
     hint_lines,
+    hint_words,
     history_lines,
     match_over_lines,
     print_lines,
@@ -2345,6 +2346,30 @@ def test_an_answer_typed_at_a_page_answers_play_again_and_the_next_round() -> No
     assert not any(p.startswith("y or n") or "not an answer" in p for _, p in screens)
 
 
+def test_a_hint_says_each_option_in_a_players_words() -> None:
+    """The tricks an option would end the round with and its risk of none, in words, before
+    the figure the bot ranks by; nothing where the bot does not tell them (sitting out)."""
+    from sobedesce.bots.base import Option
+
+    options = [
+        Option(Play.of(Card.parse("AH")), -1.55, "", -1.2, 1.6, 0.01),
+        Option(Play.of(Card.parse("2H")), 0.4, "", 0.9, 0.84, 0.25),
+        Option(Play.of(Card.parse("3H")), -1.0, "", -0.5, 1.0, 0.0),
+        Option(Play.of(Card.parse("4H")), 5.0, "", 5.5, 0.0, 1.0),
+        Option(SitOut(), 0.0, "sit out: the score stays", 1.1),
+    ]
+    assert [hint_words(o) for o in options] == [
+        "about 1.6 tricks, 1% risk of none",
+        "about 0.8 tricks, 25% risk of none",
+        "about 1 trick",
+        "no trick, almost surely",
+        None,
+    ]
+    text = flat(printed(hint_lines(options, "strong", every=True), terminal=False))
+    assert "about 1.6 tricks, 1% risk of none; -1.20 against the others" in text, text
+    assert "the score stays; +1.10 against the others" in text, text
+
+
 def test_hint_all_lists_every_option() -> None:
     """The hint shows the best few and "… and N more": 'hint all' shows them all, on a page
     of its own when they do not fit under the hand."""
@@ -2354,7 +2379,10 @@ def test_hint_all_lists_every_option() -> None:
     options = driver.hint()
     few = hint_lines(options, "strong")
     more = re.search(r"… and (\d+) more: 'hint all' lists them all", flat(printed(few, terminal=False)))
-    assert more and int(more[1]) == len(options) - (LOG_LINES - 2), few
+    # As many as fit under the hand (an option whose words wrap takes two lines), the rest counted.
+    listed = [line.plain for line in few[1:] if line.plain.startswith("  ") and not line.plain.startswith("    ")]
+    assert more and 1 <= len(listed) <= LOG_LINES - 2 and len(few) <= LOG_LINES + 2, few
+    assert int(more[1]) == len(options) - (len(listed) - 1), few  # "… and N more" is one of them
     every = hint_lines(options, "strong", every=True)
     assert len(every) >= len(options) + 1 and "more" not in flat(printed(every, terminal=False))
     assert parse_input("hint all", Phase.PLAY, HAND) == Command("hint all")

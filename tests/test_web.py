@@ -2220,6 +2220,19 @@ def test_the_hint_shows_the_figure_the_bot_ranks_by(browser: Browser, server: st
     own = page.locator("#dialog .hints li .hint-own").all_inner_texts()
     assert [float(text.split()[-1].replace(MINUS, "-")) for text in own] == [o["expected_delta"] for o in options]
     expect(page.locator("#dialog .hint-how")).to_contain_text("against the others")
+    # Each option in a player's words first: the tricks it would end the round with, the risk
+    # of none; the figures under it.
+    expect(page.locator("#dialog .hint-how")).to_contain_text("the risk of taking none")
+    words = page.locator("#dialog .hints li .hint-words").all_inner_texts()
+    assert len(words) == len(options), (words, options)
+    for text, option in zip(words, options, strict=True):
+        if option["no_trick"] >= 0.995:
+            assert text == "no trick, almost surely", (text, option)
+            continue
+        tricks = "about 1 trick" if abs(option["tricks"] - 1) < 0.05 else f"about {option['tricks']:.1f} tricks"
+        assert text.startswith(tricks), (text, option)
+        risk = f"{round(option['no_trick'] * 100)}% risk of taking none"
+        assert (risk in text) == (option["no_trick"] >= 0.005), (text, option)
     # An option is taken from the list in one click: the second here, a card of this hand.
     second = options[1] if len(options) > 1 else options[0]
     before = int(version(page))

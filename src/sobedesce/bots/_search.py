@@ -57,6 +57,12 @@ from ._eval import (
 )
 from ._sim import ALL, PlayState, pick_card
 
+Value = tuple[float, float, float, float]
+"""What the play-outs say of one option, as weighted means over the worlds: the seat's change
+of score, the objective it ranks by, the tricks it ends the round with, and the chance that it
+ends with none while playing (the penalty).  The last two explain an option in words (a hint);
+sitting out gives 0 and 0."""
+
 PLAY_MISMATCH = 0.4
 """Likelihood factor of a card played that the basic policy would not have played."""
 KEEPER_MISS = 0.35
@@ -132,25 +138,30 @@ def evaluate_trump(
     rivalry: float = 0.0,
     match_aware: bool = False,
     equity: float = 0.0,
-) -> dict[int, tuple[float, float]]:
+) -> dict[int, Value]:
     """Mean score change of the chooser and mean objective for each option (0..3 a suit,
-    4 turning up)."""
+    4 turning up), with the chooser's tricks and chance of none (:data:`Value`)."""
     seat = view.seat
     chooser = view.chooser
     assert chooser is not None
     rules = view.rules
     scores, target, eq = _objective_inputs(view, match_aware, equity)
-    totals = {o: [0.0, 0.0] for o in options}
+    totals = {o: [0.0, 0.0, 0.0, 0.0] for o in options}
     for deck in decks:
         for option in options:
             trump = SUIT_OF[deck[12]] if option == 4 else option
             ex = ex_state_from_deck(rules, chooser, deck, trump, view.scores, view.sat_out_streaks)
             deltas = ex.finish(seat)
             acc = totals[option]
-            acc[0] += deltas[seat]
+            own = deltas[seat]
+            acc[0] += own
             acc[1] += objective(deltas, seat, rivalry, scores, target, eq, match_aware)
+            if own > 0:
+                acc[3] += 1.0
+            else:
+                acc[2] += -own / rules.multiplier(trump)
     n = max(len(decks), 1)
-    return {o: (t[0] / n, t[1] / n) for o, t in totals.items()}
+    return {o: (t[0] / n, t[1] / n, t[2] / n, t[3] / n) for o, t in totals.items()}
 
 
 # -- exchange phase ---------------------------------------------------------------------
@@ -374,29 +385,38 @@ def evaluate_exchange(
     rivalry: float = 0.0,
     match_aware: bool = False,
     equity: float = 0.0,
-) -> dict[int | None, tuple[float, float]]:
+) -> dict[int | None, Value]:
     """Weighted mean score change of the viewer and objective for each option (``None`` =
-    sit out)."""
+    sit out), with the viewer's tricks and chance of none (:data:`Value`)."""
     seat = view.seat
     scores, target, eq = _objective_inputs(view, match_aware, equity)
     total_w = sum((w for w, _ in worlds), 0.0) or 1.0
-    values: dict[int | None, tuple[float, float]] = {}
+    assert view.trump is not None
+    mult = float(view.rules.multiplier(int(view.trump)))
+    values: dict[int | None, Value] = {}
     option: int | None  # declared for mypyc, which would infer None from the test below
     for option in options:
         if option is None and not rivalry and scores is None:
-            values[option] = (0.0, 0.0)
+            values[option] = (0.0, 0.0, 0.0, 0.0)
             continue
         acc = 0.0
         acc_obj = 0.0
+        acc_tricks = 0.0
+        acc_none = 0.0
         for w, ex in worlds:
             if w <= 0.0:
                 continue
             sim = ex.copy()
             sim.apply(option)
             deltas = sim.finish(seat)
-            acc += w * deltas[seat]
+            own = deltas[seat]
+            acc += w * own
             acc_obj += w * objective(deltas, seat, rivalry, scores, target, eq, match_aware)
-        values[option] = (acc / total_w, acc_obj / total_w)
+            if own > 0:
+                acc_none += w
+            else:
+                acc_tricks -= w * own
+        values[option] = (acc / total_w, acc_obj / total_w, acc_tricks / mult / total_w, acc_none / total_w)
     return values
 
 
@@ -445,7 +465,7 @@ def screen_exchange(
     match_aware: bool = False,
     equity: float = 0.0,
     bias: dict[int | None, float] | None = None,
-) -> dict[int | None, tuple[float, float]]:
+) -> dict[int | None, Value]:
     """Successive halving on common worlds: every option on the first ``screen`` worlds, the
     ``keep`` best of them (sitting out always kept) on all the worlds.  Every value returned
     is over all the worlds."""
@@ -466,6 +486,8 @@ def screen_exchange(
         o: (
             (first[o][0] * w_head + rest[o][0] * w_tail) / total,
             (first[o][1] * w_head + rest[o][1] * w_tail) / total,
+            (first[o][2] * w_head + rest[o][2] * w_tail) / total,
+            (first[o][3] * w_head + rest[o][3] * w_tail) / total,
         )
         for o in survivors
     }
@@ -1211,22 +1233,32 @@ def evaluate_play(
     rivalry: float = 0.0,
     match_aware: bool = False,
     equity: float = 0.0,
-) -> dict[int, tuple[float, float]]:
+) -> dict[int, Value]:
+    """Weighted mean score change of the viewer and objective for each card, with the
+    viewer's tricks and chance of none (:data:`Value`)."""
     seat = ctx.view.seat
     scores, target, eq = _objective_inputs(ctx.view, match_aware, equity)
     total_w = sum((w for w, _ in worlds), 0.0) or 1.0
     rules, trump, active = ctx.rules, ctx.trump, ctx.active
-    values = {}
+    values: dict[int, Value] = {}
     for card in cards:
         acc = 0.0
         acc_obj = 0.0
+        acc_tricks = 0.0
+        acc_none = 0.0
         for w, hands in worlds:
             st = ctx.base.with_hands(hands)
             st.play(card)
-            deltas = score_changes(rules, trump, active, st.play_out())
+            won = st.play_out()
+            deltas = score_changes(rules, trump, active, won)
             acc += w * deltas[seat]
             acc_obj += w * objective(deltas, seat, rivalry, scores, target, eq, match_aware)
-        values[card] = (acc / total_w, acc_obj / total_w)
+            tricks = won[seat]
+            if tricks:
+                acc_tricks += w * tricks
+            else:
+                acc_none += w
+        values[card] = (acc / total_w, acc_obj / total_w, acc_tricks / total_w, acc_none / total_w)
     return values
 
 
@@ -1236,6 +1268,7 @@ __all__ = [
     "PlayContext",
     "PlayDeckDraw",
     "PlayDraw",
+    "Value",
     "card_value",
     "evaluate_exchange",
     "evaluate_play",

@@ -19,12 +19,18 @@ class Option:
     change.  ``note`` is the bot's remark, which does not repeat ``ranking``: a reader that
     shows both words the figure with :func:`ranking_note` (the terminal writes the two in a
     line; the server sends them as two fields).
+
+    ``tricks`` and ``no_trick``, when the bot knows them (``None`` otherwise, and for sitting
+    out): the tricks the seat expects to end the round with, and its chance of ending it with
+    none (the penalty), which say the figure in a player's words.
     """
 
     action: Action
     expected_delta: float
     note: str = ""
     ranking: float | None = None
+    tricks: float | None = None
+    no_trick: float | None = None
 
 
 def ranking_note(ranking: float) -> str:

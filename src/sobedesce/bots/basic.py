@@ -169,6 +169,9 @@ class BasicBot:
         if not worlds:
             return [Option(Play.of(c), 0.0, "basic's choice" if c == choice else "") for c in cards]
         values = evaluate_play(ctx, worlds, cards)
-        options = [Option(Play.of(c), values[c][0], "basic's choice" if c == choice else "") for c in cards]
+        options = [
+            Option(Play.of(c), v[0], "basic's choice" if c == choice else "", tricks=v[2], no_trick=v[3])
+            for c, v in ((c, values[c]) for c in cards)
+        ]
         options.sort(key=lambda o: o.expected_delta)
         return options

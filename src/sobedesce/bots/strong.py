@@ -61,6 +61,7 @@ from ._search import (
     PlayContext,
     PlayDeckDraw,
     PlayDraw,
+    Value,
     evaluate_exchange,
     evaluate_play,
     evaluate_trump,
@@ -205,7 +206,7 @@ class StrongBot:
         values = means.values()
         ranked = sorted(values.items(), key=lambda item: item[1][1])
         return [
-            Option(trump_action(o), v[0], "", v[1])  # no note: it said the action again
+            Option(trump_action(o), v[0], "", v[1], v[2], v[3])  # no note: it said the action again
             for o, v in ranked
         ]
 
@@ -269,13 +270,15 @@ class StrongBot:
             return self._fallback(view, rng)
         values = means.values()
         if None in values and sit_bias:
-            own, obj = values[None]
-            values[None] = (own, obj + sit_bias)
+            own, obj, tricks, none = values[None]
+            values[None] = (own, obj + sit_bias, tricks, none)
         out = []
         for option, value in sorted(values.items(), key=lambda item: item[1][1]):
-            action = SIT_OUT if option is None else exchange_action(option)
-            note = "sit out: the score stays" if option is None else f"discard {option.bit_count()}"
-            out.append(Option(action, value[0], note, value[1]))
+            if option is None:
+                out.append(Option(SIT_OUT, value[0], "sit out: the score stays", value[1]))
+            else:
+                note = f"discard {option.bit_count()}"
+                out.append(Option(exchange_action(option), value[0], note, value[1], value[2], value[3]))
         return out
 
     def _play(self, view: SeatView, rng: random.Random, watch: Stopwatch) -> list[Option]:
@@ -324,7 +327,8 @@ class StrongBot:
         if means.weight <= 0.0:
             return [Option(Play.of(c), 0.0, "no consistent deal found") for c in cards]
         values = means.values()
-        return [Option(Play.of(c), v[0], "", v[1]) for c, v in sorted(values.items(), key=lambda item: item[1][1])]
+        ranked = sorted(values.items(), key=lambda item: item[1][1])
+        return [Option(Play.of(c), v[0], "", v[1], v[2], v[3]) for c, v in ranked]
 
 
 PLAY_DECK_COST = 200
@@ -378,32 +382,35 @@ class Stopwatch:
 
 
 class Means:
-    """Weighted means of (own change, objective) per option, accumulated batch by batch."""
+    """Weighted means of each option's :data:`~._search.Value` (own change, objective, tricks,
+    chance of none), accumulated batch by batch."""
 
     def __init__(self) -> None:
         self.sums: dict[Any, list[float]] = {}
         self.weight = 0.0
-        self.first: dict[Any, tuple[float, float]] | None = None
+        self.first: dict[Any, Value] | None = None
         """The first batch's values, returned as they are while there is no other batch."""
         self.batches = 0
 
-    def add(self, values: dict[Any, tuple[float, float]], weight: float) -> None:
+    def add(self, values: dict[Any, Value], weight: float) -> None:
         if weight <= 0.0:
             return
         self.batches += 1
         if self.batches == 1:
             self.first = dict(values)
-        for option, (own, obj) in values.items():
-            acc = self.sums.setdefault(option, [0.0, 0.0, 0.0])
+        for option, (own, obj, tricks, none) in values.items():
+            acc = self.sums.setdefault(option, [0.0, 0.0, 0.0, 0.0, 0.0])
             acc[0] += own * weight
             acc[1] += obj * weight
-            acc[2] += weight
+            acc[2] += tricks * weight
+            acc[3] += none * weight
+            acc[4] += weight
         self.weight += weight
 
     def keep(self, options: Sequence[Any]) -> None:
         self.sums = {o: self.sums[o] for o in options if o in self.sums}
 
-    def values(self) -> dict[Any, tuple[float, float]]:
+    def values(self) -> dict[Any, Value]:
         if self.batches == 1 and self.first is not None:
             return {o: self.first[o] for o in self.sums}
-        return {o: (a[0] / a[2], a[1] / a[2]) for o, a in self.sums.items() if a[2] > 0.0}
+        return {o: (a[0] / a[4], a[1] / a[4], a[2] / a[4], a[3] / a[4]) for o, a in self.sums.items() if a[4] > 0.0}

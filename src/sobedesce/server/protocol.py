@@ -733,7 +733,10 @@ def hint_json(request_id: str, version: int, options: Sequence[Option]) -> dict[
     """The answer to a ``hint``: a bot's options for the asking seat's own view, best first.
 
     Each with the figure the bot ranks by, ``ranking``, when that is not the expected change
-    (``None`` otherwise, as for a bot whose options have no ``ranking``), and its ``note``.
+    (``None`` otherwise, as for a bot whose options have no ``ranking``), its ``note``, and
+    what the figure means in a player's words when the bot knows it (``None`` otherwise, and
+    for sitting out): ``tricks``, the tricks the seat expects to end the round with, and
+    ``no_trick``, its chance of ending it with none.
     """
     return {
         "type": "hint",
@@ -745,6 +748,8 @@ def hint_json(request_id: str, version: int, options: Sequence[Option]) -> dict[
                 "expected_delta": round(o.expected_delta, 2),
                 "ranking": None if o.ranking is None else round(o.ranking, 2),
                 "note": o.note,
+                "tricks": None if o.tricks is None else round(o.tricks, 1),
+                "no_trick": None if o.no_trick is None else round(o.no_trick, 2),
             }
             for o in options
         ],

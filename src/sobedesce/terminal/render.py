@@ -60,6 +60,7 @@ __all__ = [
     "describe_event",
     "help_lines",
     "hint_lines",
+    "hint_words",
     "history_lines",
     "match_over_lines",
     "page_chunks",
@@ -1199,6 +1200,18 @@ def _beyond_the_option(action: Action, note: str) -> str:
     return rest if colon and head == said else note
 
 
+def hint_words(option: Any) -> str | None:
+    """An option's tricks and risk of none in a player's words ("about 1.6 tricks, 8% risk of
+    taking none"), or ``None`` when the bot does not tell them (and for sitting out)."""
+    tricks, none = getattr(option, "tricks", None), getattr(option, "no_trick", None)
+    if tricks is None or none is None:
+        return None
+    if none >= 0.995:
+        return "no trick, almost surely"
+    words = "about 1 trick" if abs(tricks - 1) < 0.05 else f"about {tricks:.1f} tricks"
+    return words if none < 0.005 else f"{words}, {none:.0%} risk of none"
+
+
 def hint_lines(options: Sequence[Any], bot_name: str | None, width: int = WIDTH, *, every: bool = False) -> list[Text]:
     """The bot's options, best first, with the expected change of your score: the best few,
     as fit under the hand, and how many more (``hint all`` lists them); ``every``: all of them."""
@@ -1215,16 +1228,27 @@ def hint_lines(options: Sequence[Any], bot_name: str | None, width: int = WIDTH,
     shown = list(options)[: LOG_LINES - 2] if len(options) > LOG_LINES - 1 and not every else list(options)
     # The figures in a column after the longest option (at most 28 cells in).
     column = min(28, 2 + max((action_text(option.action).cell_len + 2 for option in shown), default=0))
+    folded = []
     for option in shown:
         line = Text("  ").append_text(action_text(option.action))
         pad = max(1, column - line.cell_len)
         line.append(" " * pad).append(f"{option.expected_delta:+.2f}")
-        # The bot's note, and the figure it ranks by in words ("the score stays; +1.72 against the others").
+        # In words, the bot's note, and the figure it ranks by ("about 1.6 tricks; the score
+        # stays; +1.72 against the others").
         ranking = None if option.ranking is None else ranking_note(option.ranking)
-        note = "; ".join(part for part in (_beyond_the_option(option.action, option.note), ranking) if part)
+        parts = (hint_words(option), _beyond_the_option(option.action, option.note), ranking)
+        note = "; ".join(part for part in parts if part)
         if note:
             line.append("   " + note, style="dim")
-        lines.extend(_fold(line, width, 4))
+        folded.append(_fold(line, width, 4))
+    if not every:
+        # As many options as fit the notice area under the hand (LOG_LINES + 2 lines, with the
+        # line that says how many more): a note that wraps takes two.
+        while len(folded) > 1 and len(lines) + sum(map(len, folded)) + (len(folded) < len(options)) > LOG_LINES + 2:
+            folded.pop()
+        shown = shown[: len(folded)]
+    for option_lines in folded:
+        lines.extend(option_lines)
     if len(shown) < len(options):
         more = Text(f"  … and {len(options) - len(shown)} more: 'hint all' lists them all", style="dim")
         lines.extend(_fold(more, width, 4))

@@ -169,6 +169,11 @@ const STRINGS = {
     hint_title: "Hint: your options, best first",
     hint_delta: "expected change of your score: {d}",
     hint_how_vs: "Ranked by the expected change of your score against the others’ mean, what wins the match: lower is better. Your own change follows.",
+    hint_how_words: "Each option says how many tricks you would end the round with, and the risk of taking none (which costs the penalty).",
+    hint_tricks: "about {x} tricks",
+    hint_trick_one: "about 1 trick",
+    hint_none: "{p} risk of taking none",
+    hint_sure_none: "no trick, almost surely",
     hint_how_own: "Ranked by the expected change of your score: lower is better.",
     hint_vs: "{d} against the others",
     hint_own: "your score {d}",
@@ -496,6 +501,11 @@ const STRINGS = {
     hint_title: "Sugestão: as suas opções, da melhor para a pior",
     hint_delta: "variação esperada dos seus pontos: {d}",
     hint_how_vs: "Ordenadas pela variação esperada dos seus pontos em relação à média dos adversários (é isso que decide a partida): quanto menor, melhor. Ao lado, a variação dos seus próprios pontos.",
+    hint_how_words: "Cada opção diz com quantas vazas acabaria a mão e o risco de não fazer nenhuma (que custa a penalização).",
+    hint_tricks: "cerca de {x} vazas",
+    hint_trick_one: "cerca de 1 vaza",
+    hint_none: "{p} de risco de não fazer nenhuma",
+    hint_sure_none: "nenhuma vaza, quase de certeza",
     hint_how_own: "Ordenadas pela variação esperada dos seus pontos: quanto menor, melhor.",
     hint_vs: "{d} face aos outros",
     hint_own: "os seus pontos {d}",
@@ -702,6 +712,11 @@ export function fixed(n, digits) {
 export const signed = (n) => (n > 0 ? `+${num(n)}` : num(n));
 
 // An expected change, always to the hundredth, so a list of them lines up: "+12.70", "−0.25".
+// A chance as a whole percentage: "8%", "8 %" in Portuguese.
+export function percent(p) {
+  return new Intl.NumberFormat(locale(), { style: "percent", maximumFractionDigits: 0 }).format(p);
+}
+
 export function expected(n) {
   const text = new Intl.NumberFormat(locale(), { minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(Math.abs(n));
   if (/^0[.,]00$/.test(text)) return text;

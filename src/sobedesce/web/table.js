@@ -3,7 +3,7 @@
 
 import { announce, closable, closeTable, comeBack, leave, nextId, online, playAgain, render, send, watchHash } from "./app.js";
 import { cardBack, cardFace, cardName, cardText, h, SUIT_SYMBOL, sortCards, suitText } from "./cards.js";
-import { expected, isolate, num, playerName, signed, t } from "./i18n.js";
+import { expected, fixed, isolate, num, percent, playerName, signed, t } from "./i18n.js";
 import { nameForm } from "./lobby.js";
 import { noteText, reasonText, words } from "./messages.js";
 import { scoreChart, scoreTable } from "./scores.js";
@@ -947,13 +947,19 @@ function hintList(table) {
   const options = hint.options.map((option) => ({
     option,
     rank: typeof option.ranking === "number" ? option.ranking : null,
-    rest: option.note,
+    // "discard 2" only counts the cards the option names (the terminal leaves it out too).
+    rest: /^discard \d+$/.test(option.note) ? "" : option.note,
   }));
   const ranked = options.some((o) => o.rank !== null);
   return h(
     "div",
     {},
-    h("p", { class: "help hint-how" }, t(ranked ? "hint_how_vs" : "hint_how_own")),
+    h(
+      "p",
+      { class: "help hint-how" },
+      t(ranked ? "hint_how_vs" : "hint_how_own"),
+      hint.options.some(hintWords) ? ` ${t("hint_how_words")}` : null,
+    ),
     h(
       "ol",
       { class: "hints" },
@@ -978,18 +984,38 @@ function hintList(table) {
               )
             : null,
           h("span", { class: "hint-action" }, describeAction(option.action)),
-          rank !== null
-            ? [
-                h("span", {}, " — "),
-                h("strong", { class: "hint-rank" }, t("hint_vs", { d: expected(rank) })),
-                h("span", { class: "hint-own" }, ` · ${t("hint_own", { d: expected(option.expected_delta) })}`),
-              ]
-            : [h("span", {}, " — "), h("strong", { class: "hint-rank" }, t("hint_delta", { d: expected(option.expected_delta) }))],
-          rest ? h("small", {}, ` (${noteText(rest)})`) : null,
+          // What the figures mean in a player's words (the tricks, the risk of none), when the
+          // bot tells them; the figures follow, on a line of their own.
+          hintWords(option) ? [h("span", {}, " — "), h("span", { class: "hint-words" }, hintWords(option))] : null,
+          h(
+            "span",
+            { class: hintWords(option) ? "hint-figures" : null },
+            rank !== null
+              ? [
+                  hintWords(option) ? null : h("span", {}, " — "),
+                  h("strong", { class: "hint-rank" }, t("hint_vs", { d: expected(rank) })),
+                  h("span", { class: "hint-own" }, ` · ${t("hint_own", { d: expected(option.expected_delta) })}`),
+                ]
+              : [
+                  hintWords(option) ? null : h("span", {}, " — "),
+                  h("strong", { class: "hint-rank" }, t("hint_delta", { d: expected(option.expected_delta) })),
+                ],
+            rest ? h("small", {}, ` (${noteText(rest)})`) : null,
+          ),
         ),
       ),
     ),
   );
+}
+
+// An option's tricks and risk of none in words ("about 1.6 tricks · 8% risk of taking none"),
+// or null when the hint has not them (sitting out; a bot that does not tell).
+function hintWords(option) {
+  if (typeof option.tricks !== "number" || typeof option.no_trick !== "number") return null;
+  if (option.no_trick >= 0.995) return t("hint_sure_none");
+  const tricks = Math.abs(option.tricks - 1) < 0.05 ? t("hint_trick_one") : t("hint_tricks", { x: fixed(option.tricks, 1) });
+  if (option.no_trick < 0.005) return tricks;
+  return `${tricks} · ${t("hint_none", { p: percent(option.no_trick) })}`;
 }
 
 function describeAction(action) {
