@@ -476,6 +476,12 @@ def test_phone_layout_and_keyboard_play(browser: Browser, server: str) -> None:
     assert wait_for_turn(page) == "mine"
     screenshot(page, "phone.png")
     assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    # The animations' menu is named in view ("Off" alone said nothing of what was off), on the
+    # header's row.
+    label = page.locator("#speed-label").bounding_box()
+    menu = page.locator("#speed").bounding_box()
+    assert label and menu and label["width"] >= 40 and label["x"] >= 0, label
+    assert label["x"] + label["width"] <= menu["x"] and abs(label["y"] - menu["y"]) < menu["height"], (label, menu)
     for box in page.locator("#hand .card").evaluate_all("els => els.map(e => e.getBoundingClientRect().toJSON())"):
         assert box["width"] >= 40 and box["height"] >= 40
         assert box["x"] >= 0 and box["x"] + box["width"] <= 390
