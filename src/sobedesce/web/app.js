@@ -69,6 +69,7 @@ function freshTable(id = null, mode = null) {
     dismissedRound: Number(sessionStorage.getItem(dismissedKey(id))) || 0,
     announcedTurn: null,
     shownUntil: 0, // the next message waits till then (performance.now()): see pump
+    wake: null, // ends that wait early (the person acted)
     seenPlays: new Map(), // each card played -> when the page first drew it (performance.now())
     collected: new Map(), // each finished trick -> when the page first drew it finished
     bubbles: {}, // seat -> the phrase it said, shown by its seat for a moment
@@ -542,7 +543,12 @@ async function pump(table) {
     // while a finished trick was held, or a moment after, would have swept it away.
     const wait = table.shownUntil - performance.now();
     if (wait > 0) {
-      await new Promise((resolve) => setTimeout(resolve, wait));
+      // Woken early when the person acts (table.js): they have seen what was held.
+      await new Promise((resolve) => {
+        table.wake = resolve;
+        setTimeout(resolve, wait);
+      });
+      table.wake = null;
       continue;
     }
     const message = table.inbox.shift();

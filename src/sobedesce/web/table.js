@@ -49,6 +49,11 @@ function act(table, action) {
   table.decidedAt = table.v;
   table.problem = null;
   send({ type: "act", id: table.pending, v: table.v, action });
+  // The person moves on from what is held on the felt (a finished trick they won and now
+  // lead to): their own move is shown as it comes, not after the rest of the pause (the card
+  // stayed in the hand for up to 1.5 s, and a second press was told "Wait for your turn").
+  table.shownUntil = 0;
+  table.wake?.();
   render();
 }
 
@@ -659,6 +664,7 @@ function handRow(table, turn) {
 
 function clickCard(table, card, turn) {
   const state = table.state;
+  if (table.pending) return; // a decision on its way: a second press is not another
   if (!turn) {
     if (state.phase === "play" || state.phase === "exchange") table.problem = () => t("not_your_turn");
     render();
