@@ -226,6 +226,18 @@ def test_exchange_illegal_card_and_forced_play(browser: Browser, server: str) ->
             # still reaches it (force skips Playwright's check) and the server says why.
             page.locator("#hand .card.dim").first.click(force=True)
             expect(page.locator("#problem")).to_contain_text(re.compile(r"Not allowed: must "))
+            # Said once, its cards and suits by name, however often the table is drawn again
+            # (a dialog opened and closed: the alert drawn anew was said at each drawing).
+            for dialog in ("scores", "hint"):
+                page.click(f"[data-key={dialog}]")
+                page.keyboard.press("Escape")
+                expect(page.locator("#dialog")).to_be_hidden()
+            expect(page.locator("#problem")).to_contain_text("Not allowed")
+            heard = page.locator("#announce p").all_inner_texts()
+            refusals = [line for line in heard if "Not allowed" in line]
+            assert len(refusals) == 1, heard
+            assert re.search(r"must .*(?:Spades|Hearts|Diamonds|Clubs|of)", refusals[0]), refusals
+            assert not re.search("[♠♥♦♣]", refusals[0]), refusals
             illegal = True
         decide(page)
     page.context.close()
@@ -437,6 +449,17 @@ def test_replay_of_a_finished_match(browser: Browser, server: str) -> None:
     expect(page.locator("#replay-trump .trump-suit")).to_have_count(0)
 
     steps = page.locator("#replay-step")
+    expect(steps).to_contain_text("Step 1 of")
+    # Opened from a link, the replay has the focus, where the arrow keys step through it.
+    expect(page.locator("#replay")).to_be_focused()
+    page.keyboard.press("ArrowRight")
+    expect(steps).to_contain_text(re.compile("Step 2 of .* trump"))
+    # Each step is said once, as it comes, its suit by name.
+    heard = page.locator("#announce p").all_inner_texts()
+    assert len([line for line in heard if "Step 2 of" in line]) == 1, heard
+    assert re.search(r"Step 2 of .* (?:Spades|Hearts|Diamonds|Clubs)", heard[-1]), heard
+    assert not re.search("[♠♥♦♣]", heard[-1]), heard
+    page.keyboard.press("ArrowLeft")
     expect(steps).to_contain_text("Step 1 of")
     page.click("#next-step")
     expect(steps).to_contain_text(re.compile("Step 2 of .* trump"))
@@ -2239,6 +2262,11 @@ def test_the_hint_shows_the_figure_the_bot_ranks_by(browser: Browser, server: st
         assert text.startswith(tricks), (text, option)
         risk = f"{round(option['no_trick'] * 100)}% risk of taking none"
         assert (risk in text) == (option["no_trick"] >= 0.005), (text, option)
+    # Each "Do this" says what it does, its card by name, to a screen reader.
+    labels = page.locator("#dialog .hint-do").evaluate_all("els => els.map(e => e.getAttribute('aria-label'))")
+    assert len(set(labels)) == len(options) and all(
+        re.match(r"^Do this: Play \w+ of \w+$", label) for label in labels
+    ), labels
     # An option is taken from the list in one click: the second here, a card of this hand.
     second = options[1] if len(options) > 1 else options[0]
     before = int(version(page))
@@ -2678,7 +2706,8 @@ def test_every_announcement_is_left_to_be_read(browser: Browser, server: str) ->
              window.heard = [];
              new MutationObserver((records) => {
                const now = performance.now();
-               const last = document.querySelector('#log li')?.textContent ?? null;
+               const li = document.querySelector('#log li');
+               const last = li ? (li.querySelector('.visually-hidden') ?? li).textContent : null;
                for (const record of records) {
                  for (const node of record.removedNodes)
                    for (const entry of window.heard) if (entry.node === node && entry.gone === null) entry.gone = now;
@@ -2699,11 +2728,17 @@ def test_every_announcement_is_left_to_be_read(browser: Browser, server: str) ->
         decide(page)
     page.wait_for_timeout(1500)
     heard = page.evaluate("window.heard.map(({ text, at, gone, last }) => ({ text, at, gone, last }))")
-    log = page.locator("#log li").evaluate_all("els => els.map(e => e.textContent).reverse()")
+    # Each line as it is heard (its cards by name: the symbols are for the eye).
+    log = page.locator("#log li").evaluate_all(
+        "els => els.map(e => (e.querySelector('.visually-hidden') ?? e).textContent).reverse()"
+    )
     read = [entry for entry in heard if entry["gone"] is None or entry["gone"] - entry["at"] >= 700]
     said = {part for entry in read for part in entry["text"].split(". ")}
     turns = [entry for entry in heard if "Your turn" in entry["text"]]
     assert turns, heard
+    # Cards and suits are said by name: "A♣" was read as the word "a" and a club.
+    assert not any(re.search("[♠♥♦♣]", entry["text"]) for entry in heard), heard
+    assert any(re.search(r" plays (?:Ace|Seven|King|Jack|Queen|Six|Five|Four|Three|Two) of ", e["text"]) for e in heard)
     for turn in turns:
         # What came just before the turn (the card to answer, a bot's exchange) is said with
         # it, or before it and still there when it comes.
@@ -3046,3 +3081,27 @@ def test_the_lobby_says_what_each_level_of_bot_is(browser: Browser, server: str)
     page.click("#lang")
     expect(help_text).to_contain_text("principiante")
     page.context.close()
+
+
+def test_a_watcher_who_goes_elsewhere_stops_watching_and_hears_names(browser: Browser, server: str) -> None:
+    # A watcher who left by the header's "Lobby" link was still counted among the table's
+    # spectators (and sent every move); and a watcher's first moves were said with "Seat 2"
+    # for the names, which came a message later.
+    player = _at_a_quick_match(browser, server, 1280, 800)
+    player.wait_for_function("() => window.sobedesce.state.table !== null")
+    table_id = player.evaluate("window.sobedesce.state.table.id")
+    watcher = new_page(browser, viewport={"width": 1280, "height": 800})
+    watcher.goto(f"{server}#/watch/{table_id}")
+    player.wait_for_function("() => window.sobedesce.state.table.spectators === 1")
+    assert wait_for_turn(player) == "mine"
+    decide(player)
+    expect(watcher.locator("#announce")).to_contain_text(re.compile(r"\w"))
+    heard = " ".join(watcher.locator("#announce p").all_inner_texts())
+    assert "Seat " not in heard and re.search(r"Bot \d \(easy\)", heard), heard
+    watcher.click("header [data-nav=lobby]")
+    player.wait_for_function("() => window.sobedesce.state.table.spectators === 0")
+    # Back to the table by the browser's Back: watching again.
+    watcher.go_back()
+    player.wait_for_function("() => window.sobedesce.state.table.spectators === 1")
+    for page in (player, watcher):
+        page.context.close()

@@ -2,7 +2,7 @@
 // it. The page keeps only what the server sent this seat (docs/protocol.md: a seat's view
 // only), and exposes it as window.sobedesce.state so tests can check that it holds no more.
 
-import { h } from "./cards.js";
+import { h, spoken } from "./cards.js";
 import { language, setLanguage, t } from "./i18n.js";
 import { lobbyFocus, redrawPanel, renderLobby } from "./lobby.js";
 import { errorText, words } from "./messages.js";
@@ -70,6 +70,7 @@ function freshTable(id = null, mode = null) {
     announcedTurn: null,
     shownUntil: 0, // the next message waits till then (performance.now()): see pump
     wake: null, // ends that wait early (the person acted)
+    unsaid: [], // events come before the table's names: said once they are known
     seenPlays: new Map(), // each card played -> when the page first drew it (performance.now())
     collected: new Map(), // each finished trick -> when the page first drew it finished
     bubbles: {}, // seat -> the phrase it said, shown by its seat for a moment
@@ -143,6 +144,13 @@ export const closable = (info) => info?.status === "open" && app.player?.id != n
 const ANNOUNCE_KEEP = 20; // lines kept in the region (a removal is not read: aria-relevant)
 const announcing = [];
 
+// A problem with what the person did, shown under the felt and said once, when it comes
+// (an alert drawn anew at every message was said again at each: four times for one card).
+export function showProblem(table, problem) {
+  table.problem = problem;
+  announce(words(problem));
+}
+
 export function announce(text) {
   if (!text) return;
   announcing.push(text);
@@ -153,7 +161,7 @@ function sayAnnounced() {
   const region = document.getElementById("announce");
   const text = announcing.splice(0).join(". ");
   if (!text) return;
-  region.append(h("p", {}, text));
+  region.append(h("p", {}, spoken(text)));
   while (region.childElementCount > ANNOUNCE_KEEP) region.firstElementChild.remove();
 }
 
@@ -226,6 +234,10 @@ function route() {
   app.noticeWatch = null;
   if (app.route.page === "table") enterTable();
   else if (app.route.page === "lobby" && listed()) send({ type: "list" });
+  // A watcher who goes elsewhere (the lobby, the history, by the header's links) stops
+  // watching: counted among the table's spectators still, it was sent every move. A seated
+  // person keeps their seat, to come back to.
+  if (app.route.page !== "table" && app.table.mode === "watch" && app.table.id && app.connection.status === "open") leave();
   render();
   document.getElementById("main").focus({ preventScroll: true });
 }
@@ -233,7 +245,10 @@ function route() {
 function enterTable() {
   const { id, code, watch } = app.route;
   const same = id && id === app.table.id && app.table.mode === (watch ? "watch" : "seat");
-  if (!same) app.table = freshTable(id ?? null, watch ? "watch" : "seat");
+  if (!same) {
+    app.table = freshTable(id ?? null, watch ? "watch" : "seat");
+    clearAnnouncements(); // another table's moves are not this one's
+  }
   if (watch) app.table.code = code ?? null;
   if (app.authed || (watch && nameless())) sitDown();
 }
@@ -376,7 +391,7 @@ const handlers = {
         break;
       case "too_soon":
         // A phrase said again too soon (the buttons wait, so from another tab): said there.
-        table.problem = text;
+        showProblem(table, text);
         break;
       case "not_seated":
         if (app.leaving) {
@@ -403,7 +418,7 @@ const handlers = {
         else app.notice = text;
         break;
       default:
-        if (message.id && message.id === table.pending) table.problem = text;
+        if (message.id && message.id === table.pending) showProblem(table, text);
         else if (message.id && table.hint?.id === message.id) table.hint = { ...table.hint, error: text };
         else app.notice = () => t("error", { message: errorText(message) });
     }
@@ -575,6 +590,8 @@ function pauseAfter(events) {
 function takeInfo(info) {
   app.table.info = info;
   app.table.infoAt = performance.now(); // when its seats' bot_in were counted
+  const unsaid = app.table.unsaid.splice(0);
+  if (unsaid.length) announce(unsaid.map((event) => logLines(app.table, event).map((line) => line.text).join(". ")).join(". "));
 }
 
 // The log keeps events, not text: they are written out when shown, with the names and the
@@ -588,7 +605,11 @@ function takeEvent(table, event, catchUp) {
   }
   table.log.push(event);
   table.log = table.log.slice(-80);
-  if (!catchUp) announce(logLines(table, event).map((line) => line.text).join(". "));
+  if (catchUp) return;
+  // Said once the table's names are known: a reload's or a watcher's first events came before
+  // the table's facts, and were said with "Seat 2" for the names.
+  if (table.info) announce(logLines(table, event).map((line) => line.text).join(". "));
+  else table.unsaid.push(event);
 }
 
 function takeState(table, state) {
@@ -644,7 +665,20 @@ export function render() {
     if (caret && typeof again?.selectionStart === "number") again.setSelectionRange(...caret);
   }
   keepFocus(main, hadFocus, focused);
+  sayChanged(main);
   exposeState();
+}
+
+// What an element with `data-say` says (the replay's step) is announced when it changes, once:
+// a live region drawn anew with its text in it was not read at all.
+const said = new Map();
+
+function sayChanged(main) {
+  for (const element of main.querySelectorAll("[data-say]")) {
+    const text = element.dataset.say;
+    if (said.get(element.id) !== text) announce(text);
+    said.set(element.id, text);
+  }
 }
 
 // After a decision the element that had focus is often gone (a card played, the buttons of
@@ -654,6 +688,12 @@ function keepFocus(main, hadFocus, focused) {
   const now = document.activeElement;
   const lost = hadFocus && !main.contains(now);
   const parked = now?.dataset?.key === "banner" || (now === main && app.route.page === "table");
+  // A replay opened (from a link, its record come) takes the focus on its section, named by
+  // its title, where the arrow keys step through it: on the page's main they did nothing.
+  if (now === main && app.route.page === "replay") {
+    document.getElementById("replay")?.focus({ preventScroll: true });
+    return;
+  }
   if (!lost && !parked) return;
   const target = { lobby: lobbyFocus, table: tableFocus, replay: replayFocus }[app.route.page]?.(app, focused);
   if (target && target !== now) target.focus();

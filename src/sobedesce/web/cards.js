@@ -27,6 +27,26 @@ export const cardText = (card) => rankOf(card) + SUIT_SYMBOL[suitOf(card)];
 
 export const suitText = (suit) => `${SUIT_SYMBOL[suit]} ${t(`suit_${suit}`)}`;
 
+const SUIT_OF_SYMBOL = Object.fromEntries(Object.entries(SUIT_SYMBOL).map(([suit, symbol]) => [suit, symbol].reverse()));
+
+// A text as it is to be heard: its cards and suits by name ("Bot 3 plays Ace of Clubs", not
+// "A♣", whose "A" a screen reader says as the word; "Spades are trump", not "♠ Spades").
+export function spoken(text) {
+  return String(text ?? "")
+    .replace(/([AKQJ2-7][♠♥♦♣]) (?=[AKQJ2-7][♠♥♦♣])/g, "$1, ")
+    .replace(/([AKQJ2-7])([♠♥♦♣])/g, (_, rank, symbol) => cardName(rank + SUIT_OF_SYMBOL[symbol]))
+    .replace(/[♠♥♦♣] (?=\p{L})/gu, "")
+    .replace(/[♠♥♦♣]/g, (symbol) => t(`suit_${SUIT_OF_SYMBOL[symbol]}`));
+}
+
+// A text with cards or suits drawn as symbols, read by name: the symbols for the eye, the
+// names for a screen reader. A text without any is itself.
+export function said(text) {
+  const heard = spoken(text);
+  if (heard === String(text ?? "")) return heard;
+  return [h("span", { "aria-hidden": "true" }, text), h("span", { class: "visually-hidden" }, heard)];
+}
+
 export function sortCards(cards) {
   const key = (c) => SUITS.indexOf(suitOf(c)) * 10 + RANKS.indexOf(rankOf(c));
   return [...cards].sort((a, b) => key(a) - key(b));

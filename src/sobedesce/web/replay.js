@@ -3,7 +3,7 @@
 // dealt at that step.
 
 import { render } from "./app.js";
-import { cardFace, cardText, h, SUIT_SYMBOL, sortCards, suitOf, suitText, trickWinner } from "./cards.js";
+import { cardFace, cardName, cardText, h, said, spoken, SUIT_SYMBOL, sortCards, suitOf, suitText, trickWinner } from "./cards.js";
 import { dateTime, isolate, num, playerName, signed, t } from "./i18n.js";
 import { nameForm } from "./lobby.js";
 import { scoreTable } from "./scores.js";
@@ -295,6 +295,9 @@ export function renderReplay(app) {
   const button = (key, label, onclick, disabled) => h("button", { type: "button", "data-key": key, id: key, onclick, disabled }, label);
   const last = replay.round === replay.rounds.length - 1 && replay.step === round.steps.length - 1;
   const first = replay.round === 0 && replay.step === 0;
+  const stepText = `${t("round_n", { n: replay.round + 1 })} · ${t("step_n", { i: replay.step + 1, n: round.steps.length })} · ${describeStep(step.note, names, replay.round + 1)}`;
+  // The arrows are for the eye: "|◀ Start" was read as "vertical line, left-pointing triangle".
+  const glyph = (text) => h("span", { "aria-hidden": "true" }, text);
   return h(
     "section",
     {
@@ -318,18 +321,17 @@ export function renderReplay(app) {
     h(
       "div",
       { class: "replay-controls row", role: "group" },
-      button("first-step", `|◀ ${t("first")}`, () => jump(replay, 0), first),
-      button("prev-round", `« ${t("prev_round")}`, () => move(replay, -1, 0), replay.round === 0),
-      button("prev-step", `◀ ${t("prev_step")}`, () => move(replay, 0, -1), first),
-      button("next-step", `${t("next_step")} ▶`, () => move(replay, 0, 1), last),
-      button("next-round", `${t("next_round")} »`, () => move(replay, 1, 0), replay.round === replay.rounds.length - 1),
-      button("last-step", `${t("last")} ▶|`, () => jump(replay, replay.rounds.length - 1, true), last),
+      button("first-step", [glyph("|◀"), ` ${t("first")}`], () => jump(replay, 0), first),
+      button("prev-round", [glyph("«"), ` ${t("prev_round")}`], () => move(replay, -1, 0), replay.round === 0),
+      button("prev-step", [glyph("◀"), ` ${t("prev_step")}`], () => move(replay, 0, -1), first),
+      button("next-step", [`${t("next_step")} `, glyph("▶")], () => move(replay, 0, 1), last),
+      button("next-round", [`${t("next_round")} `, glyph("»")], () => move(replay, 1, 0), replay.round === replay.rounds.length - 1),
+      button("last-step", [`${t("last")} `, glyph("▶|")], () => jump(replay, replay.rounds.length - 1, true), last),
     ),
     h(
       "p",
-      { class: "banner", id: "replay-step", "aria-live": "polite" },
-      `${t("round_n", { n: replay.round + 1 })} · ${t("step_n", { i: replay.step + 1, n: round.steps.length })} · `,
-      describeStep(step.note, names, replay.round + 1),
+      { class: "banner", id: "replay-step", "data-say": spoken(stepText) },
+      said(stepText),
     ),
     h(
       "div",
@@ -343,7 +345,7 @@ export function renderReplay(app) {
           { class: `trick${step.trick.winner !== null ? " done" : ""}` },
           step.trick.cards.map((card, i) => {
             const seat = step.trick.seats[i];
-            return cardFace(card, { class: `played slot-${Object.keys(positions).find((p) => positions[p] === seat)}${step.trick.winner === seat ? " winner" : ""}`, label: `${names[seat]}: ${cardText(card)}` });
+            return cardFace(card, { class: `played slot-${Object.keys(positions).find((p) => positions[p] === seat)}${step.trick.winner === seat ? " winner" : ""}`, label: `${names[seat]}: ${cardName(card)}` });
           }),
         ),
         h(

@@ -1,8 +1,8 @@
 // The table page: seats around a felt in the direction of play, the trick in the middle, the
 // hand at the bottom, and the decisions the server says are legal.
 
-import { announce, closable, closeTable, comeBack, leave, nextId, online, playAgain, render, send, watchHash } from "./app.js";
-import { cardBack, cardFace, cardName, cardText, h, SUIT_SYMBOL, sortCards, suitText } from "./cards.js";
+import { announce, closable, closeTable, comeBack, leave, nextId, online, playAgain, render, send, showProblem, watchHash } from "./app.js";
+import { cardBack, cardFace, cardName, cardText, h, said, spoken, SUIT_SYMBOL, sortCards, suitText } from "./cards.js";
 import { expected, fixed, isolate, num, percent, playerName, signed, t } from "./i18n.js";
 import { nameForm } from "./lobby.js";
 import { noteText, reasonText, words } from "./messages.js";
@@ -133,7 +133,7 @@ export function renderTable(app) {
   const turn = canAct(table);
   if (turn && table.announcedTurn !== table.v) {
     table.announcedTurn = table.v;
-    announce(t("turn_announce"));
+    announce(yourTurn(state));
   }
   const page = h(
     "section",
@@ -156,8 +156,8 @@ export function renderTable(app) {
       tableInfo(state),
       // While the connection is down nothing can be decided: said where the decision is made.
       state && !online()
-        ? h("p", { class: "problem offline", id: "problem", role: "alert" }, t("offline_notice"))
-        : h("p", { class: "problem", id: "problem", role: "alert" }, words(table.problem) ?? ""),
+        ? h("p", { class: "problem offline", id: "problem" }, t("offline_notice"))
+        : h("p", { class: "problem", id: "problem" }, said(words(table.problem) ?? "")),
       seatBox(table, positions.bottom, "bottom"),
       handRow(table, turn),
       // The buttons after the hand in the page's order (the grid draws them above it): Tab
@@ -420,7 +420,7 @@ function roundSummary(table) {
   return h(
     "div",
     { class: "round-summary", id: "round-summary", role: "region", "aria-label": t("round_over", { n: round.round }) },
-    h("h2", {}, t("round_over", { n: round.round }), " · ", t("trump"), " ", SUIT_SYMBOL[round.trump] ?? "", round.multiplier > 1 ? ` ×${round.multiplier}` : ""),
+    h("h2", {}, said(`${t("round_over", { n: round.round })} · ${t("trump")} ${SUIT_SYMBOL[round.trump] ?? ""}${round.multiplier > 1 ? ` ×${round.multiplier}` : ""}`)),
     h(
       "table",
       {},
@@ -524,14 +524,19 @@ function bannerText(table) {
     if (table.rounds[state.round - 1]) return prefix + t("round_over", { n: state.round });
     return prefix + round + t("phase_deal");
   }
-  if (myTurn(table)) {
-    if (state.phase === "trump") return round + t("your_trump");
-    if (state.phase === "exchange") return round + t("your_exchange");
-    const current = state.tricks[state.tricks.length - 1];
-    return round + (!current || current.winner !== null ? t("your_lead") : t("your_play"));
-  }
+  if (myTurn(table)) return round + yourTurn(state);
   const name = state.to_act === null ? "" : seatName(table, state.to_act);
   return prefix + round + t(`waiting_${state.phase}`, { name });
+}
+
+// What the person's turn is for: said in the status line and announced when it comes (a
+// bare "Your turn" did not say whether to choose trump, exchange or play). The next trick,
+// started empty by the card that ended one, is a lead.
+function yourTurn(state) {
+  if (state.phase === "trump") return t("your_trump");
+  if (state.phase === "exchange") return t("your_exchange");
+  const current = state.tricks[state.tricks.length - 1];
+  return !current || current.winner !== null || current.cards.length === 0 ? t("your_lead") : t("your_play");
 }
 
 // -- decisions ------------------------------------------------------------------------
@@ -581,7 +586,9 @@ function actionBar(table, turn) {
       { class: "actions", id: "actions", role: "group", "aria-label": t("your_exchange") },
       // Keeping the hand (none discarded) allowed: the help says so, not "(1–5)". Short, so
       // that it keeps to one line on a phone (the hand stays above the fold).
-      h("p", { class: "help" }, min === 0 ? t("pick_cards_or_keep", { max }) : t("pick_cards", { min, max })),
+      h("p", { class: "help", id: "exchange-help" }, min === 0 ? t("pick_cards_or_keep", { max }) : t("pick_cards", { min, max })),
+      // Not yet possible, not switched off: aria-disabled keeps it in the keyboard's way,
+      // with what to do said (a disabled button was passed over, and its help never heard).
       h(
         "button",
         {
@@ -589,8 +596,10 @@ function actionBar(table, turn) {
           class: "primary",
           "data-key": "exchange",
           "data-action": "exchange",
-          disabled: busy || count === 0 || count < min || count > max,
-          onclick: () => act(table, { kind: "exchange", discard: sortCards(chosen) }),
+          disabled: busy,
+          "aria-disabled": count === 0 || count < min || count > max ? "true" : null,
+          "aria-describedby": "exchange-help",
+          onclick: () => count > 0 && count >= min && count <= max && act(table, { kind: "exchange", discard: sortCards(chosen) }),
         },
         t("exchange_n", { n: count }),
       ),
@@ -606,9 +615,10 @@ function actionBar(table, turn) {
           type: "button",
           "data-key": "sit-out",
           "data-action": "sit-out",
-          disabled: busy || !maySitOut,
+          disabled: busy,
+          "aria-disabled": maySitOut ? null : "true",
           "aria-describedby": reason ? "sit-out-reason" : null,
-          onclick: () => act(table, { kind: "sit_out" }),
+          onclick: () => maySitOut && act(table, { kind: "sit_out" }),
         },
         t("sit_out"),
       ),
@@ -666,7 +676,7 @@ function clickCard(table, card, turn) {
   const state = table.state;
   if (table.pending) return; // a decision on its way: a second press is not another
   if (!turn) {
-    if (state.phase === "play" || state.phase === "exchange") table.problem = () => t("not_your_turn");
+    if (state.phase === "play" || state.phase === "exchange") showProblem(table, () => t("not_your_turn"));
     render();
     return;
   }
@@ -846,7 +856,7 @@ function logPanel(table) {
       table.log
         .flatMap((event) => logLines(table, event))
         .reverse()
-        .map((line) => h("li", { "data-cards": line.cards?.join(" ") ?? null }, line.text)),
+        .map((line) => h("li", { "data-cards": line.cards?.join(" ") ?? null }, said(line.text))),
     ),
   );
 }
@@ -981,6 +991,9 @@ function hintList(table) {
                   type: "button",
                   class: "hint-do",
                   "data-key": `hint-do-${i}`,
+                  // Each says what it does ("Do this: Play Seven of Hearts"): a list of "Do
+                  // this" buttons told a screen reader nothing.
+                  "aria-label": `${t("hint_do")}: ${spoken(describeAction(option.action))}`,
                   onclick: () => {
                     document.getElementById("dialog").close();
                     act(table, option.action);
@@ -989,7 +1002,7 @@ function hintList(table) {
                 t("hint_do"),
               )
             : null,
-          h("span", { class: "hint-action" }, describeAction(option.action)),
+          h("span", { class: "hint-action" }, said(describeAction(option.action))),
           // What the figures mean in a player's words (the tricks, the risk of none), when the
           // bot tells them; the figures follow, on a line of their own.
           hintWords(option) ? [h("span", {}, " — "), h("span", { class: "hint-words" }, hintWords(option))] : null,
