@@ -3105,3 +3105,33 @@ def test_a_watcher_who_goes_elsewhere_stops_watching_and_hears_names(browser: Br
     player.wait_for_function("() => window.sobedesce.state.table.spectators === 1")
     for page in (player, watcher):
         page.context.close()
+
+
+def test_the_focus_stays_on_its_element_while_the_others_play(browser: Browser, server: str) -> None:
+    # The table is drawn again at every move, and the element that had the focus was drawn
+    # anew and focused again: a screen reader said it again at each move (402 focus events for
+    # 130 announcements in a match), cutting the moves' announcements short. The focused
+    # element is now kept in place, the same node, with no new focus event, however many
+    # moves are drawn; its content and handlers are the new drawing's.
+    page = _at_a_quick_match(browser, server, 1280, 900, speed="normal")
+    decide_until(page, "play")
+    for _ in range(3):
+        assert wait_for_turn(page) == "mine"
+        decide(page)
+        page.focus("[data-key=scores]")
+        page.evaluate(
+            """() => { window.kept = document.activeElement; window.focusins = 0; window.drawn = Number(document.querySelector('#table').dataset.v);
+                 document.addEventListener('focusin', () => { window.focusins += 1; }); }"""
+        )
+        if wait_for_turn(page) == "over":
+            break
+        moved = page.evaluate("Number(document.querySelector('#table').dataset.v) - window.drawn")
+        same = page.evaluate("document.activeElement === window.kept && window.kept.isConnected")
+        assert moved >= 1 and same, (moved, same)
+        assert page.evaluate("window.focusins") == 0
+        # Still the button it was, with the handler of the last drawing: it opens the scores.
+        page.keyboard.press("Enter")
+        expect(page.locator("#dialog")).to_be_visible()
+        page.keyboard.press("Escape")
+        expect(page.locator("#dialog")).to_be_hidden()
+    page.context.close()

@@ -71,7 +71,12 @@ export function h(tag, attrs = {}, ...children) {
   const el = document.createElement(tag);
   for (const [key, value] of Object.entries(attrs)) {
     if (value === null || value === undefined || value === false) continue;
-    if (key.startsWith("on")) el.addEventListener(key.slice(2), value);
+    if (key.startsWith("on")) {
+      el.addEventListener(key.slice(2), value);
+      // Kept, so that an element kept in place across drawings (app.js `graft`) takes the
+      // handlers of the one drawn in its stead.
+      (el.handlers ??= []).push([key.slice(2), value]);
+    }
     else if (key === "class") el.className = value;
     else el.setAttribute(key, value === true ? "" : value);
   }
