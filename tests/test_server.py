@@ -3221,6 +3221,13 @@ def test_a_rematch_keeps_each_persons_seat_for_them_a_while(make_server: MakeSer
         assert new not in {t["id"] for t in (await stranger.until_type("tables"))["tables"]}
         await refused(stranger, {"type": "join", "table": new}, "table_full", naming=("kept", "match before", "s more"))
         await refused(stranger, {"type": "join", "table": new, "seat": 0}, "seat_taken", naming=("kept for", host_name))
+        # The lobby's way back to it for the person it is kept for (gone from the finished
+        # table, they had none), and for nobody else.
+        await stranger.send({"type": "list"})
+        assert (await stranger.until_type("tables"))["kept"] == []
+        await host.send({"type": "list"})
+        listing = await host.until_type("tables")
+        assert [(t["id"], t["invite"]) for t in listing["kept"]] == [(new, None)], listing["kept"]
         await host.join(new)  # no seat named: the one kept for them
         assert host.seat == 0
         await host.reach(lambda c: c.table_info is not None and c.table_info["status"] == "playing", "the start")

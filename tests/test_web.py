@@ -2113,6 +2113,8 @@ def test_a_rematch_asked_by_another_person_is_offered_and_taken(browser: Browser
         except BaseException as error:
             failures.append(error)
 
+    watcher = new_page(browser, viewport={"width": 1280, "height": 800})
+    watcher.goto(f"{server}#/watch/{table_id}")
     thread = threading.Thread(target=guest, daemon=True)
     thread.start()
     play_to_the_end(page)
@@ -2138,7 +2140,17 @@ def test_a_rematch_asked_by_another_person_is_offered_and_taken(browser: Browser
         re.compile(r"^The open seats are kept for the players of the last match, for \d+ s more: try again then\.$")
     )
     stranger.context.close()
-    page.click("#play-again")
+    # The watcher is offered to watch the new table (it was told only who went there).
+    watch = watcher.locator("#watch-rematch")
+    expect(watch).to_have_attribute("href", f"#/watch/{offers[0]['next']}")
+    watch.click()
+    watcher.wait_for_function("id => window.sobedesce.state.table?.id === id", arg=offers[0]["next"])
+    watcher.context.close()
+    # Gone to the lobby, the person finds the seat kept for them there, and takes it.
+    page.click("header [data-nav=lobby]")
+    take = page.locator(f"#kept [data-key='kept-{offers[0]['next']}']")
+    expect(take).to_have_text("Take your seat")
+    take.click()
     page.wait_for_function("id => window.sobedesce.state.table?.id === id", arg=offers[0]["next"])
     page.wait_for_function("() => window.sobedesce.state.table.status === 'playing'")
     seats = page.evaluate("window.sobedesce.state.table.seats")
@@ -3093,6 +3105,9 @@ def test_a_watcher_who_goes_elsewhere_stops_watching_and_hears_names(browser: Br
     watcher = new_page(browser, viewport={"width": 1280, "height": 800})
     watcher.goto(f"{server}#/watch/{table_id}")
     player.wait_for_function("() => window.sobedesce.state.table.spectators === 1")
+    # The players are told they are watched; both see what kind of table it is.
+    expect(player.locator("#table-facts")).to_have_text("Rules: Classic · play goes anticlockwise · 1 person watching")
+    expect(watcher.locator("#table-facts")).to_contain_text("Rules: Classic · play goes anticlockwise")
     assert wait_for_turn(player) == "mine"
     decide(player)
     expect(watcher.locator("#announce")).to_contain_text(re.compile(r"\w"))
@@ -3100,6 +3115,7 @@ def test_a_watcher_who_goes_elsewhere_stops_watching_and_hears_names(browser: Br
     assert "Seat " not in heard and re.search(r"Bot \d \(easy\)", heard), heard
     watcher.click("header [data-nav=lobby]")
     player.wait_for_function("() => window.sobedesce.state.table.spectators === 0")
+    expect(player.locator("#table-facts")).to_have_text("Rules: Classic · play goes anticlockwise")
     # Back to the table by the browser's Back: watching again.
     watcher.go_back()
     player.wait_for_function("() => window.sobedesce.state.table.spectators === 1")

@@ -813,6 +813,7 @@ async def _handle(
         answer: dict[str, Any] = {"type": "tables", "tables": listed}
         if client.player is not None:
             answer["yours"] = await tables.yours(client.player.id)
+            answer["kept"] = tables.kept_for(client.player.id)
         client.send(answer)
         return
     # Looking on needs no name (a link to watch sent to a friend): everything that seats or

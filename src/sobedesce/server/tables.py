@@ -546,6 +546,17 @@ class Tables:
             info["invite"] = row.invite_code
         return infos
 
+    def kept_for(self, player_id: int) -> list[dict[str, Any]]:
+        """The open tables of this process where a seat is kept for a player (a rematch asked
+        by another), each with its invitation: the lobby's way back to the new table for one
+        who went there before it was asked, or before taking the seat."""
+        rooms = [
+            room
+            for room in self.rooms.values()
+            if room.status == "open" and any(kept_id == player_id for kept_id, _ in room.kept.values())
+        ]
+        return [{**room.public(), "invite": room.invite_code} for room in rooms]
+
     def described(self, row: TableRow) -> dict[str, Any]:
         """A stored table's public facts: its room's if this process holds it, else the row's."""
         room = self.rooms.get(row.id)

@@ -349,8 +349,14 @@ const handlers = {
   },
   rematch(message) {
     const table = app.table;
-    if (message.table !== table.id || table.seat === null) return;
+    if (message.table !== table.id) return;
     const first = table.rematch === null;
+    if (table.seat === null) {
+      // A watcher is offered to watch the new table (it was told only who was there).
+      table.rematch = message;
+      render();
+      return;
+    }
     table.rematch = message;
     if (table.rematchAsked) {
       table.rematchAsked = false;
@@ -489,6 +495,11 @@ const handlers = {
     // Asked every 10 s: the same list again draws nothing again. The lobby drawn anew closed
     // a seat's list of choices the person had open, every 10 s.
     const yours = message.yours ?? [];
+    const kept = message.kept ?? [];
+    if (JSON.stringify(kept) !== JSON.stringify(app.lobby.kept ?? [])) {
+      app.lobby.kept = kept;
+      redrawPanel(app, "tables");
+    }
     if (JSON.stringify(message.tables) === JSON.stringify(app.lobby.tables) && JSON.stringify(yours) === JSON.stringify(app.lobby.yours ?? [])) return;
     app.lobby.tables = message.tables;
     app.lobby.yours = yours;
@@ -701,6 +712,9 @@ function graft(main, fresh, active, key) {
   const twin = fresh.flatMap((node) => (node instanceof Element ? [node.matches(`[data-key="${CSS.escape(key)}"]`) ? node : node.querySelector(`[data-key="${CSS.escape(key)}"]`)] : [])).find(Boolean);
   // A field keeps its own ways (its value, its caret): drawn anew as before.
   if (!twin || twin.tagName !== active.tagName || ["INPUT", "SELECT", "TEXTAREA"].includes(active.tagName)) return false;
+  // Nor one that cannot keep the focus (a button disabled while its decision is sent): the
+  // browser would let the focus drop to the page's body a moment later, unseen here.
+  if (twin.closest("[disabled], [hidden], [inert]")) return false;
   const old = [];
   for (let node = active; node !== main; node = node.parentElement) old.push(node);
   const made = [];

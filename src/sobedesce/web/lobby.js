@@ -291,9 +291,34 @@ function yoursList(app) {
   );
 }
 
+// The new tables where a seat is kept for this player (someone asked to play again after a
+// match they left, or before they pressed "Play again"): the way back to it from the lobby.
+function keptList(app) {
+  const kept = app.lobby.kept ?? [];
+  if (kept.length === 0) return null;
+  return h(
+    "div",
+    { class: "yours", id: "kept" },
+    h("h3", {}, t("kept_title")),
+    h(
+      "ul",
+      { class: "table-list" },
+      kept.map((table) => {
+        const code = table.invite ? `?code=${encodeURIComponent(table.invite)}` : "";
+        return h(
+          "li",
+          { "data-table": table.id },
+          h("div", {}, h("strong", {}, t(`rules_${table.rules}`)), ` · ${t(`status_${table.status}`)} · `, seatsLine(table)),
+          h("div", { class: "row" }, h("a", { class: "button primary", href: `#/table/${table.id}${code}`, "data-key": `kept-${table.id}` }, t("take_kept_seat"))),
+        );
+      }),
+    ),
+  );
+}
+
 function tablesPanel(app) {
   // A public table of one's own is under "Tables you made", not twice.
-  const own = new Set((app.lobby.yours ?? []).map((table) => table.id));
+  const own = new Set([...(app.lobby.yours ?? []), ...(app.lobby.kept ?? [])].map((table) => table.id));
   const rows = app.lobby.tables.filter((table) => !own.has(table.id));
   return h(
     "section",
@@ -304,6 +329,7 @@ function tablesPanel(app) {
       h("h2", { id: "tables-title" }, t("tables_title")),
       h("button", { type: "button", "data-key": "refresh", onclick: () => send({ type: "list" }) }, t("refresh")),
     ),
+    keptList(app),
     yoursList(app),
     // Under the player's own tables, the others are headed apart (they read as more of one's own).
     own.size > 0 && h("h3", {}, t("others_title")),

@@ -169,10 +169,26 @@ export function renderTable(app) {
     // A notice shares the log's column, above it, and takes its height from the log: beside
     // the table, not above it, it never pushes the hand off a 1280x800 window (on a phone,
     // where the page scrolls anyway, it comes first, over the banner; style.css).
-    h("div", { class: "side" }, tableNotice(app), logPanel(table)),
+    h("div", { class: "side" }, tableNotice(app), tableFacts(table), logPanel(table)),
   );
   fillDialog(app);
   return page;
+}
+
+// What kind of table this is, for its players and its watchers alike: the rules, the way play
+// goes round, the time a decision may take, and how many are watching (the page said none of
+// it: a watcher, or a stream's audience, could not tell Classic from Table, and the players
+// were never told they were watched).
+function tableFacts(table) {
+  const info = table.info;
+  if (!info) return null;
+  const parts = [
+    `${t("rules_label")}: ${t(`rules_${info.rules}`)}`,
+    t(info.direction === "clockwise" ? "facts_clockwise" : "facts_counter_clockwise"),
+    info.clock ? t("facts_clock", { s: info.clock }) : null,
+    info.spectators ? t(info.spectators === 1 ? "facts_watching_1" : "facts_watching_n", { n: info.spectators }) : null,
+  ];
+  return h("p", { class: "table-facts", id: "table-facts" }, parts.filter(Boolean).join(" · "));
 }
 
 // An error the server sent outside a decision ("Error: …", the table gone): kept until the
@@ -1099,6 +1115,9 @@ function matchOver(app, table) {
       { class: "row" },
       h("button", { type: "button", "data-key": "over-scores", onclick: () => openDialog(table, "scores") }, t("scores")),
       matchId && h("a", { class: "button", href: `#/replay/${matchId}`, "data-key": "replay-match" }, t("replay_match")),
+      table.seat === null &&
+        table.rematch &&
+        h("a", { class: "button primary", href: watchHash(table.rematch.next, null), id: "watch-rematch", "data-key": "watch-rematch" }, t("watch_rematch")),
       again && h("button", { type: "button", class: "primary", id: "play-again", "data-key": "play-again", disabled: !online() || table.rematchAsked, onclick: () => { playAgain(table); render(); } }, t("play_again")),
       h("a", { class: again ? "button" : "button primary", href: "#/", id: "back-to-lobby", "data-key": "back-to-lobby" }, t("new_match")),
     ),
