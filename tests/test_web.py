@@ -672,6 +672,8 @@ def test_round_summary_leaves_the_decision_in_view(browser: Browser, server: str
         if page.locator("#round-summary").count() and phase(page) in ("trump", "exchange"):
             break
         decide(page)
+    # The log's line for the round gives each change with the score it leaves.
+    expect(page.locator("#log")).to_contain_text(re.compile(r"Round \d+ over: .*[+\u2212]\d+ \(\d+\)"))
     if width < 1000:
         screenshot(page, "phone-round-summary.png")
     page.evaluate("window.scrollTo(0, 0)")
@@ -3131,6 +3133,8 @@ def test_the_focus_stays_on_its_element_while_the_others_play(browser: Browser, 
     # moves are drawn; its content and handlers are the new drawing's.
     page = _at_a_quick_match(browser, server, 1280, 900, speed="normal")
     decide_until(page, "play")
+    # The tab says it is your turn (seen from another tab), and nothing more in the lobby.
+    expect(page).to_have_title(re.compile(r"^Your turn · "))
     for _ in range(3):
         assert wait_for_turn(page) == "mine"
         decide(page)
@@ -3150,4 +3154,6 @@ def test_the_focus_stays_on_its_element_while_the_others_play(browser: Browser, 
         expect(page.locator("#dialog")).to_be_visible()
         page.keyboard.press("Escape")
         expect(page.locator("#dialog")).to_be_hidden()
+    page.click("header [data-nav=lobby]")
+    expect(page).not_to_have_title(re.compile("Your turn"))
     page.context.close()

@@ -9,7 +9,7 @@ import { errorText, words } from "./messages.js";
 import { Connection } from "./net.js";
 import { renderHistory, renderReplay, replayFocus } from "./replay.js";
 import { renderRules } from "./rules.js";
-import { dismissedKey, logLines, renderTable, tableFocus } from "./table.js";
+import { dismissedKey, logLines, myTurn, renderTable, tableFocus } from "./table.js";
 
 // Pauses between messages shown, in ms; a finished trick waits as long as style.css holds
 // it and slides it to its winner (--hold-ms + --collect-ms).
@@ -768,7 +768,10 @@ function keepFocus(main, hadFocus, focused) {
 
 function renderHeader() {
   document.documentElement.lang = language();
-  document.title = t("title");
+  // The tab says when it is your turn: a person waiting in another tab (for others to sit
+  // down, for the bots) saw "Sobe e Desce" whatever happened, and with a clock a bot played
+  // for them.
+  document.title = app.route.page === "table" && myTurn(app.table) ? `${t("title_your_turn")} · ${t("title")}` : t("title");
   // Every label of index.html in the page's language ("Main" stayed English in Portuguese).
   document.querySelector("header nav").setAttribute("aria-label", t("nav_label"));
   for (const link of document.querySelectorAll("[data-nav]")) {

@@ -34,7 +34,7 @@ function seatName(table, seat) {
   return entry.kept_for ? t("kept_seat", { name: entry.kept_for }) : t("open_seat");
 }
 
-const myTurn = (table) => {
+export const myTurn = (table) => {
   const state = table.state;
   return Boolean(state && table.seat !== null && state.to_act === table.seat && state.legal);
 };
@@ -83,7 +83,8 @@ export function logLines(table, event) {
     case "trick":
       return [{ text: t("log_trick", { name: name(event.winner), n: event.number }) }];
     case "round":
-      return [{ text: `${t("log_round", { round: event.round })}: ${event.deltas.map((d, s) => `${isolate(name(s))} ${signed(d)}`).join(", ")}` }];
+      // Each change with the score it leaves (as the replay says it): "Ana +5 (25)".
+      return [{ text: `${t("log_round", { round: event.round })}: ${event.deltas.map((d, s) => `${isolate(name(s))} ${signed(d)} (${num(event.scores[s])})`).join(", ")}` }];
     case "match":
       return [{ text: t("log_match", { names: event.winners.map((seat) => isolate(name(seat))).join(", ") }) }];
     case "rematch": // someone asked for the same table again (app.js puts it in the log)
