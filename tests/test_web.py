@@ -2425,6 +2425,16 @@ def test_a_new_table_has_the_time_per_decision_chosen(browser: Browser, server: 
     page.select_option("#clock", "60")
     _create(page, ["you", "open", "easy", "easy"])
     page.wait_for_function("() => window.sobedesce.state.table?.clock === 60")
+    # Said at the table, and in the lobby's list to whoever would join; before the match
+    # there is no last trick nor scores to show.
+    expect(page.locator("#table-facts")).to_have_text("Rules: Classic · play goes anticlockwise · 60 s a decision")
+    expect(page.locator("[data-key=last-trick], [data-key=scores]")).to_have_count(0)
+    table_id = _table_id(page)
+    other = new_page(browser, viewport={"width": 1280, "height": 800})
+    other.goto(server)
+    register(other, person())
+    expect(other.locator(f"#tables li[data-table='{table_id}']")).to_contain_text("60 s a decision")
+    other.context.close()
     page.context.close()
 
 

@@ -353,6 +353,9 @@ function tablesPanel(app) {
                 h("strong", {}, t(`rules_${table.rules}`)),
                 ` · ${t(`status_${table.status}`)} · `,
                 seatsLine(table),
+                // What a table's page says of it too: its clock, and who watches it.
+                table.clock ? ` · ${t("facts_clock", { s: table.clock })}` : null,
+                table.spectators ? ` · ${t(table.spectators === 1 ? "facts_watching_1" : "facts_watching_n", { n: table.spectators })}` : null,
               ),
               h(
                 "div",

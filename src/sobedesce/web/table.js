@@ -243,7 +243,8 @@ function seatBox(table, seat, pos) {
   // When the seat's bot will play for its person (gone, or out of time at a table with a
   // clock): the server's count when it sent the table, counted down here (tickCountdowns).
   const due = entry?.bot_in != null && table.infoAt != null ? table.infoAt + entry.bot_in * 1000 : null;
-  if (entry?.away) badges.push(h("span", { class: "badge warn" }, t("away")));
+  // Away, a bot playing for them: while the match is played (after it, nothing is played).
+  if (entry?.away && table.info?.status === "playing") badges.push(h("span", { class: "badge warn" }, t("away")));
   // Gone to the rematch (the one who asked, or one who accepted): not offline, elsewhere.
   else if (entry?.kind === "person" && !entry.connected && entry.at_rematch) badges.push(h("span", { class: "badge" }, t("at_new_table")));
   else if (entry?.kind === "person" && !entry.connected && due !== null) badges.push(countdown("badge warn", due, "offline_bot_in"));
@@ -825,8 +826,9 @@ function toolbar(table, turn) {
     "div",
     { class: "toolbar" },
     away && h("button", { type: "button", class: "primary", "data-key": "come-back", title: t("come_back_help"), disabled: !online(), onclick: comeBack }, t("come_back")),
-    h("button", { type: "button", "data-key": "last-trick", onclick: () => openDialog(table, "last") }, t("last_trick")),
-    h("button", { type: "button", "data-key": "scores", onclick: () => openDialog(table, "scores") }, t("scores")),
+    // Nothing to show before the match (a table waiting for its players).
+    table.state && h("button", { type: "button", "data-key": "last-trick", onclick: () => openDialog(table, "last") }, t("last_trick")),
+    table.state && h("button", { type: "button", "data-key": "scores", onclick: () => openDialog(table, "scores") }, t("scores")),
     seated &&
       inMatch &&
       h(
