@@ -3122,9 +3122,9 @@ def test_a_watcher_who_goes_elsewhere_stops_watching_and_hears_names(browser: Br
     expect(watcher.locator("#table-facts")).to_contain_text("Rules: Classic · play goes anticlockwise")
     assert wait_for_turn(player) == "mine"
     decide(player)
-    expect(watcher.locator("#announce")).to_contain_text(re.compile(r"\w"))
+    expect(watcher.locator("#announce")).to_contain_text(re.compile(r"Bot \d \(easy\)"))
     heard = " ".join(watcher.locator("#announce p").all_inner_texts())
-    assert "Seat " not in heard and re.search(r"Bot \d \(easy\)", heard), heard
+    assert "Seat " not in heard, heard
     watcher.click("header [data-nav=lobby]")
     player.wait_for_function("() => window.sobedesce.state.table.spectators === 0")
     expect(player.locator("#table-facts")).to_have_text("Rules: Classic · play goes anticlockwise")
@@ -3145,7 +3145,10 @@ def test_the_focus_stays_on_its_element_while_the_others_play(browser: Browser, 
     decide_until(page, "play")
     # The tab says it is your turn (seen from another tab), and nothing more in the lobby.
     expect(page).to_have_title(re.compile(r"^Your turn · "))
-    for _ in range(3):
+    checked = 0
+    for _ in range(12):
+        if checked == 3:
+            break
         assert wait_for_turn(page) == "mine"
         decide(page)
         page.focus("[data-key=scores]")
@@ -3156,14 +3159,18 @@ def test_the_focus_stays_on_its_element_while_the_others_play(browser: Browser, 
         if wait_for_turn(page) == "over":
             break
         moved = page.evaluate("Number(document.querySelector('#table').dataset.v) - window.drawn")
+        if moved == 0:
+            continue  # one's own card took the trick: one leads again, nothing drawn between
         same = page.evaluate("document.activeElement === window.kept && window.kept.isConnected")
-        assert moved >= 1 and same, (moved, same)
+        assert same, moved
         assert page.evaluate("window.focusins") == 0
+        checked += 1
         # Still the button it was, with the handler of the last drawing: it opens the scores.
         page.keyboard.press("Enter")
         expect(page.locator("#dialog")).to_be_visible()
         page.keyboard.press("Escape")
         expect(page.locator("#dialog")).to_be_hidden()
+    assert checked >= 2, checked
     page.click("header [data-nav=lobby]")
     expect(page).not_to_have_title(re.compile("Your turn"))
     page.context.close()
