@@ -3174,3 +3174,19 @@ def test_the_focus_stays_on_its_element_while_the_others_play(browser: Browser, 
     page.click("header [data-nav=lobby]")
     expect(page).not_to_have_title(re.compile("Your turn"))
     page.context.close()
+
+
+def test_one_with_no_name_finds_the_last_public_matches_to_replay(browser: Browser, server: str) -> None:
+    # A watcher come by a link, with no name, found in History only the form for a name,
+    # though anyone may replay a public match.
+    name = person()
+    _token, match_id = _play_quick_match(server.replace("http", "ws", 1) + "ws", name)
+    page = new_page(browser, viewport={"width": 1280, "height": 800})
+    page.goto(server + "#/history")
+    expect(page.locator("#name")).to_be_visible()  # the form to choose one's name, still first
+    row = page.locator(f"#recent tr[data-match='{match_id}']")
+    expect(row).to_contain_text(name)
+    expect(row).to_contain_text("Classic")
+    row.locator("a").click()
+    expect(page.locator("#replay-title")).to_contain_text(str(match_id))
+    page.context.close()

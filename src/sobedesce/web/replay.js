@@ -12,7 +12,7 @@ import { seatPositions } from "./table.js";
 const START_SCORE = 20;
 // `historyVisit`: the visit of the page the history was asked for (the route, a new object at
 // each visit). Asked once, it never showed a match finished after the page's first visit.
-const cache = { history: null, historyMore: false, historyOf: null, historyVisit: null, replay: null };
+const cache = { history: null, historyMore: false, historyOf: null, historyVisit: null, replay: null, recent: null, recentVisit: null };
 
 // -- history --------------------------------------------------------------------------
 
@@ -41,10 +41,53 @@ async function loadHistory(name, token, before = null) {
   render();
 }
 
+// The last public matches, for one with no name yet (a watcher come by a link): each can be
+// replayed by anyone, and the history page offered them nothing but the form for a name.
+async function loadRecent() {
+  const response = await fetch("/api/matches?limit=20");
+  cache.recent = response.ok ? await response.json() : [];
+  render();
+}
+
+function recentMatches(app) {
+  if (cache.recentVisit !== app.route) {
+    cache.recentVisit = app.route;
+    loadRecent();
+  }
+  const rows = cache.recent;
+  if (!rows || rows.length === 0) return null;
+  return h(
+    "section",
+    { class: "panel", id: "recent", "aria-labelledby": "recent-title" },
+    h("h2", { id: "recent-title" }, t("recent_title")),
+    h(
+      "table",
+      { class: "board history" },
+      h("thead", {}, h("tr", {}, ["col_when", "col_rules", "col_players", "col_winners", "replay"].map((key) => h("th", { scope: "col" }, t(key))))),
+      h(
+        "tbody",
+        {},
+        rows.map((row) => {
+          const names = numberBots(row.players);
+          return h(
+            "tr",
+            { "data-match": row.match },
+            h("td", {}, dateTime(row.finished_at)),
+            h("td", {}, t(`rules_${row.rules}`)),
+            h("td", {}, names.join(", ")),
+            h("td", { "data-label": t("col_winners") }, row.winners.map((seat) => names[seat]).join(", ")),
+            h("td", {}, h("a", { href: `#/replay/${row.match}` }, t("replay"))),
+          );
+        }),
+      ),
+    ),
+  );
+}
+
 export function renderHistory(app) {
   // Without a name, the form to choose one (it only said "Choose your name first", with no
-  // way to do so on the page).
-  if (!app.player?.name) return nameForm(app);
+  // way to do so on the page), and the last public matches to replay.
+  if (!app.player?.name) return [nameForm(app), recentMatches(app)].filter(Boolean);
   if (cache.historyOf !== app.player.name || cache.historyVisit !== app.route) {
     // Another name's list is not shown meanwhile; this name's last one is.
     if (cache.historyOf !== app.player.name) cache.history = null;
