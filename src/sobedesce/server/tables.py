@@ -513,6 +513,8 @@ class Tables:
         """A new player called ``name``, with the secret token that identifies them."""
         clean = check_name(name)
         token = secrets.token_urlsafe(32)
+        while token.startswith("-"):  # `sobedesce bot --token -x…` was read as an option
+            token = secrets.token_urlsafe(32)
         try:
             player = await self.write(self.store.create_player, clean, hash_token(token))
         except NameTaken:
