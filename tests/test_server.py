@@ -2271,6 +2271,23 @@ def test_an_invitation_code_neither_starts_nor_ends_with_a_sign() -> None:
     assert any("-" in code or "_" in code for code in codes)  # still base64url inside
 
 
+def test_a_players_token_neither_starts_nor_ends_with_a_sign(make_server: MakeServer) -> None:
+    """A token starting with "-" was read by `sobedesce bot --token` as an option (one in 64:
+    a fresh clone's suite met it)."""
+    from sobedesce.server.tables import plain_secret
+
+    tokens = [plain_secret(32) for _ in range(2000)]
+    assert all(len(token) == 43 and token[0].isalnum() and token[-1].isalnum() for token in tokens)
+    assert len(set(tokens)) == len(tokens)
+
+    async def registered() -> None:
+        person = await GameClient.person(make_server(), "ana")
+        assert person.token is not None and person.token[0].isalnum() and person.token[-1].isalnum()
+        await person.close()
+
+    run(registered())
+
+
 def test_spectators_coming_and_going_are_told_once_a_second_not_each_time(tmp_path: Path) -> None:
     """K connections that watched a table and left it in turn made the server tell everyone at
     it the spectators' count each time: K² messages, and a hundred such connections stalled the

@@ -171,7 +171,7 @@ class BasicBot:
         values = evaluate_play(ctx, worlds, cards)
         options = [
             Option(Play.of(c), v[0], "basic's choice" if c == choice else "", tricks=v[2], no_trick=v[3])
-            for c, v in ((c, values[c]) for c in cards)
+            for c, v in values.items()
         ]
         options.sort(key=lambda o: o.expected_delta)
         return options

@@ -512,9 +512,7 @@ class Tables:
     async def register(self, name: str) -> tuple[Player, str]:
         """A new player called ``name``, with the secret token that identifies them."""
         clean = check_name(name)
-        token = secrets.token_urlsafe(32)
-        while token.startswith("-"):  # `sobedesce bot --token -x…` was read as an option
-            token = secrets.token_urlsafe(32)
+        token = plain_secret(32)
         try:
             player = await self.write(self.store.create_player, clean, hash_token(token))
         except NameTaken:
@@ -1498,14 +1496,19 @@ class Tables:
         return len(self.rooms)
 
 
-def invite_code() -> str:
-    """A private table's invitation: 12 characters of base64url (72 bits, less a few) that
-    neither start nor end with "-" or "_": `sobedesce bot --code -x…` was read as an option, and
-    a link ending in "_" loses it in some chat programs."""
+def plain_secret(nbytes: int) -> str:
+    """``nbytes`` random bytes in base64url that neither start nor end with "-" or "_" (a few
+    bits less): `sobedesce bot --code -x…` (or `--token -x…`) was read as an option, and a link
+    ending in "_" loses it in some chat programs."""
     while True:
-        code = secrets.token_urlsafe(9)
-        if code[0].isalnum() and code[-1].isalnum():
-            return code
+        secret = secrets.token_urlsafe(nbytes)
+        if secret[0].isalnum() and secret[-1].isalnum():
+            return secret
+
+
+def invite_code() -> str:
+    """A private table's invitation: 12 characters of :func:`plain_secret` (72 bits, less a few)."""
+    return plain_secret(9)
 
 
 SPECTATORS_EVERY = 1.0

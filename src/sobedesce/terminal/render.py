@@ -1203,7 +1203,7 @@ def _beyond_the_option(action: Action, note: str) -> str:
 def hint_words(option: Any) -> str | None:
     """An option's tricks and risk of none in a player's words ("about 1.6 tricks, 8% risk of
     taking none"), or ``None`` when the bot does not tell them (and for sitting out)."""
-    tricks, none = getattr(option, "tricks", None), getattr(option, "no_trick", None)
+    tricks, none = option.tricks, option.no_trick
     if tricks is None or none is None:
         return None
     if none >= 0.995:

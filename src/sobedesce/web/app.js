@@ -692,13 +692,13 @@ export function render() {
 
 // What an element with `data-say` says (the replay's step) is announced when it changes, once:
 // a live region drawn anew with its text in it was not read at all.
-const said = new Map();
+const lastSaid = new Map();
 
 function sayChanged(main) {
   for (const element of main.querySelectorAll("[data-say]")) {
     const text = element.dataset.say;
-    if (said.get(element.id) !== text) announce(text);
-    said.set(element.id, text);
+    if (lastSaid.get(element.id) !== text) announce(text);
+    lastSaid.set(element.id, text);
   }
 }
 

@@ -316,6 +316,14 @@ function keptList(app) {
   );
 }
 
+// A table's time per decision and how many watch it, as its page and the lobby's list say them.
+export function clockAndWatchers(info) {
+  return [
+    info.clock ? t("facts_clock", { s: info.clock }) : null,
+    info.spectators ? t(info.spectators === 1 ? "facts_watching_1" : "facts_watching_n", { n: info.spectators }) : null,
+  ].filter(Boolean);
+}
+
 function tablesPanel(app) {
   // A public table of one's own is under "Tables you made", not twice.
   const own = new Set([...(app.lobby.yours ?? []), ...(app.lobby.kept ?? [])].map((table) => table.id));
@@ -354,8 +362,7 @@ function tablesPanel(app) {
                 ` · ${t(`status_${table.status}`)} · `,
                 seatsLine(table),
                 // What a table's page says of it too: its clock, and who watches it.
-                table.clock ? ` · ${t("facts_clock", { s: table.clock })}` : null,
-                table.spectators ? ` · ${t(table.spectators === 1 ? "facts_watching_1" : "facts_watching_n", { n: table.spectators })}` : null,
+                clockAndWatchers(table).map((fact) => ` · ${fact}`),
               ),
               h(
                 "div",

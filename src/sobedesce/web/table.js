@@ -4,7 +4,7 @@
 import { announce, closable, closeTable, comeBack, leave, nextId, online, playAgain, render, send, showProblem, watchHash } from "./app.js";
 import { cardBack, cardFace, cardName, cardText, h, said, spoken, SUIT_SYMBOL, sortCards, suitText } from "./cards.js";
 import { expected, fixed, isolate, num, percent, playerName, signed, t } from "./i18n.js";
-import { nameForm } from "./lobby.js";
+import { clockAndWatchers, nameForm } from "./lobby.js";
 import { noteText, reasonText, words } from "./messages.js";
 import { scoreChart, scoreTable } from "./scores.js";
 
@@ -186,10 +186,9 @@ function tableFacts(table) {
   const parts = [
     `${t("rules_label")}: ${t(`rules_${info.rules}`)}`,
     t(info.direction === "clockwise" ? "facts_clockwise" : "facts_counter_clockwise"),
-    info.clock ? t("facts_clock", { s: info.clock }) : null,
-    info.spectators ? t(info.spectators === 1 ? "facts_watching_1" : "facts_watching_n", { n: info.spectators }) : null,
+    ...clockAndWatchers(info),
   ];
-  return h("p", { class: "table-facts", id: "table-facts" }, parts.filter(Boolean).join(" · "));
+  return h("p", { class: "table-facts", id: "table-facts" }, parts.join(" · "));
 }
 
 // An error the server sent outside a decision ("Error: …", the table gone): kept until the
@@ -369,11 +368,11 @@ function turnedCard(state) {
   const played = state.tricks.some((trick) => trick.cards.includes(card));
   const discarded = !played && Boolean(state.my_discards?.includes(card));
   const fate = played ? "played" : discarded ? "discarded" : null;
-  const said = fate && t(`turned_${fate}`);
+  const fateText = fate && t(`turned_${fate}`);
   return cardFace(card, {
     class: `small turned${fate ? " gone" : ""}`,
-    label: [cardName(card), t("turned_up"), said].filter(Boolean).join(", "),
-    title: said || null,
+    label: [cardName(card), t("turned_up"), fateText].filter(Boolean).join(", "),
+    title: fateText || null,
     "data-fate": fate,
   });
 }
@@ -984,6 +983,7 @@ function hintList(table) {
     rank: typeof option.ranking === "number" ? option.ranking : null,
     // "discard 2" only counts the cards the option names (the terminal leaves it out too).
     rest: /^discard \d+$/.test(option.note) ? "" : option.note,
+    inWords: hintWords(option),
   }));
   const ranked = options.some((o) => o.rank !== null);
   return h(
@@ -993,12 +993,12 @@ function hintList(table) {
       "p",
       { class: "help hint-how" },
       t(ranked ? "hint_how_vs" : "hint_how_own"),
-      hint.options.some(hintWords) ? ` ${t("hint_how_words")}` : null,
+      options.some((o) => o.inWords) ? ` ${t("hint_how_words")}` : null,
     ),
     h(
       "ol",
       { class: "hints" },
-      options.map(({ option, rank, rest }, i) =>
+      options.map(({ option, rank, rest, inWords }, i) =>
         h(
           "li",
           {},
@@ -1024,18 +1024,18 @@ function hintList(table) {
           h("span", { class: "hint-action" }, said(describeAction(option.action))),
           // What the figures mean in a player's words (the tricks, the risk of none), when the
           // bot tells them; the figures follow, on a line of their own.
-          hintWords(option) ? [h("span", {}, " — "), h("span", { class: "hint-words" }, hintWords(option))] : null,
+          inWords ? [h("span", {}, " — "), h("span", { class: "hint-words" }, inWords)] : null,
           h(
             "span",
-            { class: hintWords(option) ? "hint-figures" : null },
+            { class: inWords ? "hint-figures" : null },
             rank !== null
               ? [
-                  hintWords(option) ? null : h("span", {}, " — "),
+                  inWords ? null : h("span", {}, " — "),
                   h("strong", { class: "hint-rank" }, t("hint_vs", { d: expected(rank) })),
                   h("span", { class: "hint-own" }, ` · ${t("hint_own", { d: expected(option.expected_delta) })}`),
                 ]
               : [
-                  hintWords(option) ? null : h("span", {}, " — "),
+                  inWords ? null : h("span", {}, " — "),
                   h("strong", { class: "hint-rank" }, t("hint_delta", { d: expected(option.expected_delta) })),
                 ],
             rest ? h("small", {}, ` (${noteText(rest)})`) : null,
