@@ -2602,7 +2602,9 @@ def test_the_dealer_chip_covers_no_name_on_a_phone(browser: Browser, server: str
     # On a phone the "D" lay over the last letter of a side seat's name ("Ana Sofi"); the
     # chooser's "T", on the other corner, keeps clear of it too.
     page = _at_a_quick_match(browser, server, 390, 844, has_touch=True)
-    page.wait_for_function("() => window.sobedesce.state.state !== null")
+    # At the person's own turn, when nothing more comes until they act: the state made up below
+    # was replaced by the bots' next move (a fresh clone's run on a busy machine met it).
+    assert wait_for_turn(page) == "mine"
     for seat in range(4):
         page.evaluate(
             """async seat => {
