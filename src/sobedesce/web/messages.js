@@ -122,9 +122,9 @@ export function errorText({ code, message = "", retry_after: retryAfter }) {
   }
 }
 
-// A hint's note ("discard 4", "keep the best 3, expect 1.5 tricks"), part by part.
+// A hint's note ("sit out: the score stays", "keep the best 3, expect 1.5 tricks"), part by
+// part ("discard 4" is not shown: it only counts the cards its option names).
 const NOTES = [
-  [/^discard (\d+)$/, (m) => t("note_discard", { n: m[1] })],
   [/^sit out: the score stays$/, () => t("note_sit_out")],
   [/^keep the best (\d+), expect (\d+(?:\.\d+)?) tricks$/, (m) => t("note_keep_best", { n: m[1], x: num(Number(m[2])) })],
 ];

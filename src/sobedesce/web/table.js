@@ -596,6 +596,7 @@ function actionBar(table, turn) {
     const { may_sit_out: maySitOut, must_play: mustPlay, min_discard: min, max_discard: max } = state.legal;
     const chosen = [...table.selected];
     const count = chosen.length;
+    const canExchange = count > 0 && count >= min && count <= max;
     // The server's reason is the authority, in the page's language.
     const reason = maySitOut ? null : (mustPlay ? reasonText(mustPlay) : sitOutReason(table));
     return h(
@@ -614,9 +615,9 @@ function actionBar(table, turn) {
           "data-key": "exchange",
           "data-action": "exchange",
           disabled: busy,
-          "aria-disabled": count === 0 || count < min || count > max ? "true" : null,
+          "aria-disabled": canExchange ? null : "true",
           "aria-describedby": "exchange-help",
-          onclick: () => count > 0 && count >= min && count <= max && act(table, { kind: "exchange", discard: sortCards(chosen) }),
+          onclick: () => canExchange && act(table, { kind: "exchange", discard: sortCards(chosen) }),
         },
         t("exchange_n", { n: count }),
       ),
@@ -1028,16 +1029,13 @@ function hintList(table) {
           h(
             "span",
             { class: inWords ? "hint-figures" : null },
+            inWords ? null : h("span", {}, " — "),
             rank !== null
               ? [
-                  inWords ? null : h("span", {}, " — "),
                   h("strong", { class: "hint-rank" }, t("hint_vs", { d: expected(rank) })),
                   h("span", { class: "hint-own" }, ` · ${t("hint_own", { d: expected(option.expected_delta) })}`),
                 ]
-              : [
-                  inWords ? null : h("span", {}, " — "),
-                  h("strong", { class: "hint-rank" }, t("hint_delta", { d: expected(option.expected_delta) })),
-                ],
+              : h("strong", { class: "hint-rank" }, t("hint_delta", { d: expected(option.expected_delta) })),
             rest ? h("small", {}, ` (${noteText(rest)})`) : null,
           ),
         ),
